@@ -1,0 +1,68 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// Module map (SPEC §3): one direction of dependency.
+//
+//   StoreCatalog   — stores, lists, import, spatial queries (GRDB, system libsqlite3)
+//   CarouselEngine — pure math: layout, snapping, physics, visibility, focus, looping
+//   Observables    — our own lightweight observable, operators and schedulers
+//   MapSync        — the view model: focus stream → camera + marker (engine + observables)
+//   carousel       — the thin CLI over all of them
+//
+// The engine and the observable know nothing of SQLite or the CLI.
+let package = Package(
+    name: "MapCarousel",
+    platforms: [.macOS(.v14)],
+    products: [
+        .library(name: "StoreCatalog", targets: ["StoreCatalog"]),
+        .library(name: "CarouselEngine", targets: ["CarouselEngine"]),
+        .library(name: "Observables", targets: ["Observables"]),
+        .library(name: "MapSync", targets: ["MapSync"]),
+        .executable(name: "carousel", targets: ["carousel"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+    ],
+    targets: [
+        .target(
+            name: "StoreCatalog",
+            dependencies: [.product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        .target(name: "CarouselEngine"),
+        .target(name: "Observables"),
+        .target(name: "MapSync", dependencies: ["CarouselEngine", "Observables"]),
+        .executableTarget(
+            name: "carousel",
+            dependencies: [
+                "StoreCatalog", "CarouselEngine", "Observables", "MapSync",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+
+        // Shared by the test targets: seeded randomness, temporary files,
+        // running the built `carousel` binary, fixture paths.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(
+            name: "StoreCatalogTests",
+            dependencies: ["StoreCatalog", "TestSupport"]
+        ),
+        .testTarget(
+            name: "CarouselEngineTests",
+            dependencies: [
+                "CarouselEngine", "TestSupport",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
+        ),
+        .testTarget(name: "ObservablesTests", dependencies: ["Observables", "TestSupport"]),
+        .testTarget(
+            name: "MapSyncTests",
+            dependencies: ["MapSync", "CarouselEngine", "Observables", "TestSupport"]
+        ),
+        // End-to-end tests of the built binary; depending on the executable
+        // makes `swift test` build it first.
+        .testTarget(name: "CLITests", dependencies: ["carousel", "TestSupport"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

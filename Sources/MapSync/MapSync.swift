@@ -1,0 +1,1 @@
+// The map-sync view model (SPEC §5): focus stream → camera + marker.

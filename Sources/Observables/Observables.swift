@@ -1,0 +1,1 @@
+// Our own lightweight observable (SPEC §5): observables, subjects, operators, schedulers.

@@ -1,0 +1,21 @@
+import ArgumentParser
+
+/// `carousel`: the command-line face of the map-synced store carousel.
+@main
+struct Carousel: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "carousel",
+        abstract: "Map-synced store carousel: store catalog, carousel engine and map sync.",
+        discussion: """
+            Stores live in a SQLite database: --db PATH, else $CAROUSEL_DB, else \
+            $XDG_DATA_HOME/carousel/carousel.sqlite (or ~/.local/share/carousel/carousel.sqlite).
+            Every command that prints results takes --json.
+            """,
+        version: "0.1.0",
+        subcommands: [
+            Demo.self,
+            Import.self, Lists.self, Stores.self, Near.self, Bbox.self,
+            Snap.self, Focus.self, Simulate.self,
+        ]
+    )
+}

@@ -1,0 +1,67 @@
+import Foundation
+
+/// Runs the built `carousel` binary, as a user would, and captures what it
+/// printed.
+public struct CarouselProcess {
+    public struct Result: Sendable {
+        public var status: Int32
+        public var stdout: String
+        public var stderr: String
+
+        /// `stdout` split into lines, without the trailing empty one.
+        public var lines: [String] {
+            stdout.split(separator: "\n", omittingEmptySubsequences: false)
+                .dropLast(stdout.hasSuffix("\n") ? 1 : 0).map(String.init)
+        }
+    }
+
+    /// The binary under test.
+    public static var executable: URL {
+        Paths.productsDirectory.appendingPathComponent("carousel")
+    }
+
+    /// Runs `carousel arguments…` with `environment` added to this process's
+    /// own (minus `CAROUSEL_DB`, so a developer's setting never leaks in),
+    /// in `directory` if given, and waits for it.
+    public static func run(
+        _ arguments: [String],
+        environment: [String: String] = [:],
+        directory: URL? = nil,
+        stdin: String? = nil
+    ) throws -> Result {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        env["CAROUSEL_DB"] = nil
+        env.merge(environment) { _, new in new }
+        process.environment = env
+        if let directory { process.currentDirectoryURL = directory }
+
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        let input = Pipe()
+        process.standardInput = input
+        try process.run()
+        if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
+        try input.fileHandleForWriting.close()
+
+        // Drain both pipes concurrently so a chatty child never blocks.
+        nonisolated(unsafe) var errData = Data()
+        let group = DispatchGroup()
+        group.enter()
+        DispatchQueue.global().async {
+            errData = err.fileHandleForReading.readDataToEndOfFile()
+            group.leave()
+        }
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        group.wait()
+        process.waitUntilExit()
+        return Result(
+            status: process.terminationStatus,
+            stdout: String(decoding: outData, as: UTF8.self),
+            stderr: String(decoding: errData, as: UTF8.self)
+        )
+    }
+}
