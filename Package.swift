@@ -12,7 +12,7 @@ import PackageDescription
 // The engine and the observable know nothing of SQLite or the CLI.
 let package = Package(
     name: "MapCarousel",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v15)],
     products: [
         .library(name: "StoreCatalog", targets: ["StoreCatalog"]),
         .library(name: "CarouselEngine", targets: ["CarouselEngine"]),
