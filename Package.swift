@@ -55,10 +55,16 @@ let package = Package(
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
-        .testTarget(name: "ObservablesTests", dependencies: ["Observables", "TestSupport"]),
+        // Marble-style helpers for observable tests (recorded events on the
+        // virtual scheduler), as RxTest is to RxSwift.
+        .target(name: "ObservablesTesting", dependencies: ["Observables"], path: "Tests/ObservablesTesting"),
+        .testTarget(
+            name: "ObservablesTests",
+            dependencies: ["Observables", "ObservablesTesting", "TestSupport"]
+        ),
         .testTarget(
             name: "MapSyncTests",
-            dependencies: ["MapSync", "CarouselEngine", "Observables", "TestSupport"]
+            dependencies: ["MapSync", "CarouselEngine", "Observables", "ObservablesTesting", "TestSupport"]
         ),
         // End-to-end tests of the built binary; depending on the executable
         // makes `swift test` build it first.
