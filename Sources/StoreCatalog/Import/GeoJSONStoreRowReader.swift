@@ -94,7 +94,8 @@ package struct GeoJSONStoreRowReader: StoreRowReader {
 
     /// Reads one element of `features` into a row.
     private mutating func readFeature() throws(JSONTokenizer.Failure) -> ImportRow {
-        let line = tokenizer.line
+        _ = try tokenizer.skipWhitespace()
+        let line = tokenizer.line // of the opening brace
         guard try tokenizer.consume(UInt8(ascii: "{")) else {
             let kind = try discardValue()
             return .invalid([ImportIssue(line: line, column: nil, reason: "expected a Feature object, found \(kind.article)")])

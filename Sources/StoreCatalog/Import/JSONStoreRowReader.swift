@@ -94,7 +94,8 @@ package struct JSONStoreRowReader: StoreRowReader {
 
     /// Reads one element: an object is a row; anything else is a bad row.
     private mutating func readElement() throws(JSONTokenizer.Failure) -> ImportRow {
-        let line = tokenizer.line
+        _ = try tokenizer.skipWhitespace()
+        let line = tokenizer.line // of the opening brace
         if try tokenizer.consume(UInt8(ascii: "{")) {
             try row.read(from: &tokenizer, line: line)
             return row.validated(row.layout { (headers) throws(ColumnLayout.Problem) in try ColumnLayout(headers: headers) })

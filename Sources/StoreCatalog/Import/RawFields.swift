@@ -13,10 +13,7 @@ package struct RawFields {
     /// The 1-based line where the row starts.
     package var line = 0
 
-    package init() {
-        bytes.reserveCapacity(1024)
-        ends.reserveCapacity(32)
-    }
+    package init() {}
 
     /// How many fields the row has.
     package var count: Int { ends.count }
