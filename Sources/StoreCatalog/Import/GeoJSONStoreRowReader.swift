@@ -9,6 +9,10 @@ package struct GeoJSONStoreRowReader: StoreRowReader {
     /// The feature's `id` member and its geometry's coordinates, per feature.
     private var featureID = RawFields()
     private var coordinates = RawFields()
+    /// The key of the member being read, and values read only to be checked.
+    private var memberKey = RawFields()
+    private var scratch = RawFields()
+    private var isFirstMember = true
     private var isFirstFeature = true
     private var finished = false
 
@@ -29,7 +33,7 @@ package struct GeoJSONStoreRowReader: StoreRowReader {
                 throw .file(ImportFileError(path: path, reason: "no 'features' array: not a GeoJSON FeatureCollection"))
             }
         } catch {
-            throw fileError(error)
+            throw error.fileError(path: path)
         }
     }
 
@@ -48,15 +52,11 @@ package struct GeoJSONStoreRowReader: StoreRowReader {
             guard after == nil else { throw tokenizer.unexpected(after, expected: "nothing after the FeatureCollection") }
             return nil
         } catch {
-            throw fileError(error)
+            throw error.fileError(path: path)
         }
     }
 
     // MARK: The collection
-
-    private var isFirstMember = true
-    private var memberKey = RawFields()
-    private var scratch = RawFields()
 
     /// Reads members of the top-level object up to `features` and steps into
     /// its array (true), or through the closing `}` (false). A `type` other
@@ -204,7 +204,7 @@ package struct GeoJSONStoreRowReader: StoreRowReader {
             try tokenizer.readValue(into: &coordinates)
             coordinates.endField()
         }
-        return coordinates.count >= 2 ? nil : "coordinates must be [longitude, latitude], found \(coordinates.count) number(s)"
+        return coordinates.count >= 2 ? nil : "coordinates must be [longitude, latitude], found \(coordinates.count) element(s)"
     }
 
     /// Reads a value only to learn what it is.
@@ -218,13 +218,6 @@ package struct GeoJSONStoreRowReader: StoreRowReader {
         scratch.removeAll()
         try tokenizer.readValue(into: &scratch)
         return String(decoding: scratch.bytes, as: UTF8.self)
-    }
-
-    private func fileError(_ failure: JSONTokenizer.Failure) -> ImportFileError {
-        switch failure {
-        case .syntax(let line, let reason): ImportFileError(path: path, line: line, reason: "malformed JSON: \(reason)")
-        case .file(let error): error
-        }
     }
 
     private static let typeKey = Array("type".utf8)

@@ -31,7 +31,7 @@ package struct JSONStoreRowReader: StoreRowReader {
         do {
             try start()
         } catch {
-            throw fileError(error)
+            throw error.fileError(path: path)
         }
     }
 
@@ -59,7 +59,7 @@ package struct JSONStoreRowReader: StoreRowReader {
             case .lines: return try nextLine()
             }
         } catch {
-            throw fileError(error)
+            throw error.fileError(path: path)
         }
     }
 
@@ -103,14 +103,6 @@ package struct JSONStoreRowReader: StoreRowReader {
         var scratch = RawFields()
         let kind = try tokenizer.readValue(into: &scratch)
         return .invalid([ImportIssue(line: line, column: nil, reason: "expected a store object, found \(kind.article)")])
-    }
-
-    /// A syntax error stops an array import: the file error names its line.
-    private func fileError(_ failure: JSONTokenizer.Failure) -> ImportFileError {
-        switch failure {
-        case .syntax(let line, let reason): ImportFileError(path: path, line: line, reason: "malformed JSON: \(reason)")
-        case .file(let error): error
-        }
     }
 }
 

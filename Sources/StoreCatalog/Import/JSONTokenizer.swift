@@ -399,3 +399,14 @@ package struct JSONTokenizer {
         }
     }
 }
+
+extension JSONTokenizer.Failure {
+    /// The failure as an error of the whole file at `path`: where a syntax
+    /// error cannot be stepped over, it stops the import with its line.
+    package func fileError(path: String) -> ImportFileError {
+        switch self {
+        case .syntax(let line, let reason): ImportFileError(path: path, line: line, reason: "malformed JSON: \(reason)")
+        case .file(let error): error
+        }
+    }
+}

@@ -70,15 +70,10 @@ extension RawFields: Equatable {
 }
 
 extension RawFields {
-    /// Field `index` without surrounding whitespace (SPEC §6 trims every
+    /// `range` of `bytes` without surrounding whitespace (SPEC §6 trims every
     /// value): ASCII space, tab, CR, LF, VT, FF, and the no-break (U+00A0),
     /// ideographic (U+3000) and zero-width no-break (U+FEFF) spaces that
     /// spreadsheets and Korean public data leave around values.
-    package func trimmedRange(of index: Int) -> Range<Int> {
-        bytes.withUnsafeBufferPointer { Self.trim(range(of: index), in: $0) }
-    }
-
-    /// `range` of `bytes` without surrounding whitespace.
     @inline(__always)
     package static func trim(_ range: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>) -> Range<Int> {
         var lower = range.lowerBound, upper = range.upperBound
