@@ -19,6 +19,11 @@ public struct Frame: Hashable, Sendable {
         public let from: Double
         /// The offset after it.
         public let to: Double
+
+        public init(from: Double, to: Double) {
+            self.from = from
+            self.to = to
+        }
     }
 
     /// The time of the frame, ms.
@@ -35,4 +40,17 @@ public struct Frame: Hashable, Sendable {
     public let jump: Jump?
     /// True when nothing moves: no drag and no motion in flight.
     public let isSettled: Bool
+
+    public init(
+        time: Double, offset: Double, index: Int?, dataIndex: Int?,
+        direction: Direction, jump: Jump? = nil, isSettled: Bool
+    ) {
+        self.time = time
+        self.offset = offset
+        self.index = index
+        self.dataIndex = dataIndex
+        self.direction = direction
+        self.jump = jump
+        self.isSettled = isSettled
+    }
 }

@@ -10,4 +10,11 @@ public struct ScrollCommand: Hashable, Sendable {
     public let targetOffset: Double
     /// Whether the scroll animates (ease-in-out over `animationMs`) or jumps.
     public let animated: Bool
+
+    public init(index: Int, dataIndex: Int, targetOffset: Double, animated: Bool) {
+        self.index = index
+        self.dataIndex = dataIndex
+        self.targetOffset = targetOffset
+        self.animated = animated
+    }
 }
