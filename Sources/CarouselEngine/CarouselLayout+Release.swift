@@ -19,25 +19,25 @@ extension CarouselLayout {
         guard isScrollEnabled else {
             // No scrolling at all: the content stays where it is.
             let rest = clampedOffset(x)
-            return release(projected: x, target: rest, item: focusedItem(at: rest), from: x, velocity: 0)
+            return makeRelease(projected: x, target: rest, item: focusedItem(at: rest), from: x, velocity: 0)
         }
         let p = deceleration.projectedOffset(from: x, velocity: v)
         guard itemCount > 0 else {
-            return release(projected: p, target: 0, item: nil, from: x, velocity: v)
+            return makeRelease(projected: p, target: 0, item: nil, from: x, velocity: v)
         }
         switch snap {
         case .free:
             let target = clampedOffset(p)
-            return release(projected: p, target: target, item: focusedItem(at: target), from: x, velocity: v)
+            return makeRelease(projected: p, target: target, item: focusedItem(at: target), from: x, velocity: v)
         case .page:
             // Pages of the viewport length, at most one from the start page (UIKit paging).
             let startPage = (dragStart / viewport).rounded()
             let k = min(max((p / viewport).rounded(), startPage - 1), startPage + 1)
             let target = clampedOffset(k * viewport)
-            return release(projected: p, target: target, item: focusedItem(at: target), from: x, velocity: v)
+            return makeRelease(projected: p, target: target, item: focusedItem(at: target), from: x, velocity: v)
         case .nearest, .directional, .velocity, .single:
             let item = snappedItem(projected: p, release: x, velocity: v, dragStart: dragStart)
-            return release(projected: p, target: rest(item), item: item, from: x, velocity: v)
+            return makeRelease(projected: p, target: rest(item), item: item, from: x, velocity: v)
         }
     }
 
@@ -70,7 +70,7 @@ extension CarouselLayout {
     /// lies the way the velocity points (or nowhere to go when still),
     /// otherwise stop and animate (seed 004's fix for the stutter when the
     /// target lies against the fling).
-    private func release(projected: Double, target: Double, item: Int?, from x: Double, velocity v: Double) -> Release {
+    private func makeRelease(projected: Double, target: Double, item: Int?, from x: Double, velocity v: Double) -> Release {
         let distance = target - x
         let against = v == 0 ? distance != 0 : distance * v < 0
         return Release(

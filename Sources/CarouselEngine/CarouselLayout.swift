@@ -37,7 +37,7 @@ public struct CarouselLayout: Hashable, Sendable {
     public let minScale: Double
     /// The duration of an animated scroll, in ms.
     public let animationMs: Double
-    /// The interval between frames, in ms.
+    /// The interval between frames, in ms (at least 1).
     public let frameMs: Double
 
     /// Validates and builds a layout.
@@ -67,7 +67,11 @@ public struct CarouselLayout: Hashable, Sendable {
         try LayoutError.requireNonNegative(spacing, "spacing")
         try LayoutError.requireNonNegative(sectionInset, "sectionInset")
         try LayoutError.requireNonNegative(animationMs, "animationMs")
-        try LayoutError.requirePositive(frameMs, "frameMs")
+        // Frames are display refreshes: below 1 ms (1000 Hz) a motion's frame
+        // count explodes without showing anything more.
+        guard frameMs.isFinite, frameMs >= 1 else {
+            throw LayoutError("frameMs", "must be a finite number of ms ≥ 1", frameMs)
+        }
         guard minScale.isFinite, (0...1).contains(minScale) else {
             throw LayoutError("minScale", "must be in [0, 1]", minScale)
         }
@@ -169,7 +173,7 @@ extension CarouselLayout {
 
     /// `position` rounded Swift's way (halves away from zero) and clamped to
     /// the items, in floating point first so a huge offset cannot trap `Int(_:)`.
-    func clampedItem(_ position: Double, rounding rule: FloatingPointRoundingRule = .toNearestOrAwayFromZero) -> Int {
-        Int(min(max(position.rounded(rule), 0), Double(itemCount - 1)))
+    func clampedItem(_ position: Double) -> Int {
+        Int(min(max(position.rounded(), 0), Double(itemCount - 1)))
     }
 }

@@ -111,7 +111,8 @@ public struct CarouselScroller: Hashable, Sendable {
         unreportedJump = nil
         if let motion {
             // Skip the ticks at or before t, wherever the caller sampled.
-            let ticks = ((t - motion.startTime) / layout.frameMs).rounded(.down)
+            // (Capped so that even an absurdly long motion cannot trap Int(_:).)
+            let ticks = min(((t - motion.startTime) / layout.frameMs).rounded(.down), 1e15)
             nextMotionFrame = max(nextMotionFrame, Int(ticks) + 1)
             while motion.startTime + Double(nextMotionFrame) * layout.frameMs <= t { nextMotionFrame += 1 }
         }

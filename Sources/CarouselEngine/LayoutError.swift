@@ -1,8 +1,9 @@
 /// A layout that cannot exist: which setting is wrong, why, and the value
 /// that was given.
 ///
-/// Thrown by ``CarouselLayout/init(axis:viewport:itemLength:spacing:sectionInset:alignment:dataCount:loop:loopPadding:snap:deceleration:isScrollEnabled:minScale:animationMs:frameMs:)``,
-/// ``LayoutSpec/layout(dataCount:)`` and the pure release math; never a crash.
+/// Thrown by ``CarouselLayout``'s initializer, ``LayoutSpec/layout(dataCount:)``
+/// and ``CarouselLayout/release(at:velocity:dragStart:)``: bad input is an
+/// error, never a crash.
 public struct LayoutError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The setting's name as a script spells it (`viewport`, `minScale`, …).
     public let parameter: String
