@@ -9,7 +9,7 @@ import CarouselEngine
 /// `groupPagingCentered`). `--debounce-ms` and `--zoom` belong to map sync:
 /// they are carried here for its commands and ignored by the engine.
 struct LayoutOptions: ParsableArguments {
-    @Option(help: "Scroll axis: horizontal or vertical (default horizontal).")
+    @Option(help: "Scroll axis (default horizontal).")
     var axis: Axis?
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Viewport length along the axis, in points (default 390).", valueName: "W"))
@@ -27,13 +27,13 @@ struct LayoutOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: "Inset before the first item for leading alignment, in points (default 0).")
     var sectionInset: Double?
 
-    @Option(help: "Snap anchor: leading or center (default: the behavior's).")
+    @Option(help: "Snap anchor (default: the behavior's).")
     var alignment: Alignment?
 
-    @Option(help: "Snap rule: free, nearest, directional, velocity, single or page (default: the behavior's).")
+    @Option(help: "Snap rule (default: the behavior's).")
     var snap: SnapRule?
 
-    @Option(help: "UIKit-style preset: groupPagingCentered, groupPaging, continuousGroupLeadingBoundary, paging, continuous or none (default groupPagingCentered). --alignment, --snap and --deceleration override its parts.")
+    @Option(help: "UIKit-style preset (default groupPagingCentered); --alignment, --snap and --deceleration override its parts.")
     var behavior: ScrollBehavior?
 
     @Option(
