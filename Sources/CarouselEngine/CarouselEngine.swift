@@ -1,1 +1,0 @@
-// The carousel engine (SPEC §4): layout, snapping, physics, visibility, focus, looping.

@@ -1,0 +1,179 @@
+/// A carousel's validated geometry and scrolling rules: everything needed to
+/// say where items rest, which one is focused, what is visible and where a
+/// fling ends (SPEC §4).
+///
+/// Coordinates run along ``axis`` only. With `W` the viewport, `w` the item
+/// length, `s` the spacing and `page = w + s`, item `i` rests (sits at the
+/// anchor) at offset `rest(i) = i · page`, and the content is padded so that
+/// every item can: offsets live in `[0, (itemCount − 1) · page]`.
+///
+/// Build one directly or, with defaults and presets resolved, from a
+/// ``LayoutSpec``. Invalid values throw a ``LayoutError``.
+public struct CarouselLayout: Hashable, Sendable {
+    /// The scroll axis.
+    public let axis: Axis
+    /// The viewport length `W` along the axis.
+    public let viewport: Double
+    /// The item length `w`, in points (a fraction already resolved).
+    public let itemLength: Double
+    /// The spacing `s` between consecutive items.
+    public let spacing: Double
+    /// The section inset before the first item; used by `leading` alignment
+    /// only (`center` computes its own inset).
+    public let sectionInset: Double
+    /// The snap anchor.
+    public let alignment: Alignment
+    /// The number of data items `n`; 0 is a valid, empty carousel.
+    public let dataCount: Int
+    /// The loop bookkeeping, or nil for a carousel with ends.
+    public let loop: LoopGeometry?
+    /// How a release picks its resting place.
+    public let snap: SnapRule
+    /// How quickly flings slow down.
+    public let deceleration: Deceleration
+    /// Whether drags move the content (false for the `none` behaviour).
+    public let isScrollEnabled: Bool
+    /// The scale of an item with nothing visible (seed 002: 0.7).
+    public let minScale: Double
+    /// The duration of an animated scroll, in ms.
+    public let animationMs: Double
+    /// The interval between frames, in ms (at least 1).
+    public let frameMs: Double
+
+    /// Validates and builds a layout.
+    ///
+    /// - Parameters:
+    ///   - loop: lay out `loopPadding` copies at each end and jump between
+    ///     twins (seed 003). Ignored when `dataCount` is 0.
+    ///   - loopPadding: the copies `k` at each end; at least 1.
+    public init(
+        axis: Axis = .horizontal,
+        viewport: Double,
+        itemLength: ItemLength,
+        spacing: Double = 0,
+        sectionInset: Double = 0,
+        alignment: Alignment = .leading,
+        dataCount: Int,
+        loop: Bool = false,
+        loopPadding: Int = 2,
+        snap: SnapRule = .nearest,
+        deceleration: Deceleration = .normal,
+        isScrollEnabled: Bool = true,
+        minScale: Double = 0.7,
+        animationMs: Double = 300,
+        frameMs: Double = 1000.0 / 60
+    ) throws(LayoutError) {
+        try LayoutError.requirePositive(viewport, "viewport")
+        try LayoutError.requireNonNegative(spacing, "spacing")
+        try LayoutError.requireNonNegative(sectionInset, "sectionInset")
+        try LayoutError.requireNonNegative(animationMs, "animationMs")
+        // Frames are display refreshes: below 1 ms (1000 Hz) a motion's frame
+        // count explodes without showing anything more.
+        guard frameMs.isFinite, frameMs >= 1 else {
+            throw LayoutError("frameMs", "must be a finite number of ms ≥ 1", frameMs)
+        }
+        guard minScale.isFinite, (0...1).contains(minScale) else {
+            throw LayoutError("minScale", "must be in [0, 1]", minScale)
+        }
+        guard dataCount >= 0 else { throw LayoutError("count", "must be ≥ 0", dataCount) }
+        if loop {
+            guard loopPadding >= 1 else { throw LayoutError("loopPadding", "must be ≥ 1", loopPadding) }
+        }
+        self.axis = axis
+        self.viewport = viewport
+        self.itemLength = try itemLength.resolved(in: viewport)
+        self.spacing = spacing
+        self.sectionInset = sectionInset
+        self.alignment = alignment
+        self.dataCount = dataCount
+        self.loop = loop && dataCount > 0 ? LoopGeometry(dataCount: dataCount, padding: loopPadding) : nil
+        self.snap = snap
+        self.deceleration = deceleration
+        self.isScrollEnabled = isScrollEnabled
+        self.minScale = minScale
+        self.animationMs = animationMs
+        self.frameMs = frameMs
+    }
+}
+
+// MARK: - Geometry
+
+extension CarouselLayout {
+    /// The distance between consecutive rests, `w + s`.
+    public var page: Double { itemLength + spacing }
+
+    /// The number of laid-out items: `n`, or `n + 2k` when looping.
+    public var itemCount: Int { loop?.itemCount ?? dataCount }
+
+    /// The item the carousel starts on before any scroll: `k` when looping, else 0.
+    public var firstDataItem: Int { loop?.firstDataItem ?? 0 }
+
+    /// Where item `item` rests: `item · page`.
+    public func rest(_ item: Int) -> Double { Double(item) * page }
+
+    /// The content before the first item: `sectionInset` for `leading`,
+    /// `(W − w) / 2` for `center` so the first item can sit at the centre.
+    public var leadingInset: Double {
+        switch alignment {
+        case .leading: sectionInset
+        case .center: (viewport - itemLength) / 2
+        }
+    }
+
+    /// The content after the last item that lets it rest at the anchor too:
+    /// `W − leadingInset − w` (negative when a leading-aligned item plus its
+    /// inset overflows the viewport).
+    public var trailingInset: Double { viewport - leadingInset - itemLength }
+
+    /// The scrollable content length: `(itemCount − 1) · page + W`, so the
+    /// last offset is the last item's rest; 0 for an empty carousel.
+    public var contentLength: Double {
+        itemCount == 0 ? 0 : maxOffset + viewport
+    }
+
+    /// The largest offset, the rest of the last item.
+    public var maxOffset: Double { rest(max(itemCount - 1, 0)) }
+
+    /// The offsets the content can take, `[0, (itemCount − 1) · page]`.
+    public var offsetRange: ClosedRange<Double> { 0...maxOffset }
+
+    /// `offset` pinned inside ``offsetRange`` (no rubber band: the engine
+    /// models a scroll view with `bounces = false`).
+    public func clampedOffset(_ offset: Double) -> Double {
+        min(max(offset, 0), maxOffset)
+    }
+
+    /// The focused item at `offset`: the one whose anchor is nearest the
+    /// viewport's, `clamp(round(offset / page), 0, itemCount − 1)`; nil when
+    /// empty. Never "the last visible item" (seed 002's off-by-one).
+    public func focusedItem(at offset: Double) -> Int? {
+        itemCount == 0 ? nil : clampedItem(offset / page)
+    }
+
+    /// The data index shown by item `item`: itself, or its loop data index.
+    public func dataIndex(ofItem item: Int) -> Int {
+        loop?.dataIndex(ofItem: item) ?? item
+    }
+
+    /// The data index focused at `offset`; nil when empty.
+    public func focusedDataIndex(at offset: Double) -> Int? {
+        focusedItem(at: offset).map(dataIndex(ofItem:))
+    }
+
+    /// The item showing `dataIndex` nearest `offset` (the index itself
+    /// without a loop); `dataIndex` must be in `0..<dataCount`.
+    public func nearestItem(showing dataIndex: Int, to offset: Double) -> Int {
+        loop?.nearestItem(showing: dataIndex, to: offset, page: page) ?? dataIndex
+    }
+
+    /// The loop jump that `offset` calls for (seed 003), or nil.
+    func loopJump(for offset: Double) -> Double? {
+        loop?.jump(for: offset, page: page)
+    }
+
+    /// `position` rounded Swift's way (halves away from zero) and clamped to
+    /// the items, in floating point first so a huge offset cannot trap `Int(_:)`.
+    func clampedItem(_ position: Double) -> Int {
+        Int(min(max(position.rounded(), 0), Double(itemCount - 1)))
+    }
+}
