@@ -66,6 +66,17 @@ import Testing
         expectEvents(events, [.next(500, "B"), .completed(1000)])
     }
 
+    @Test func anInputScheduledAfterTheTimerStillComesFirstAtTheSameInstant() {
+        // The lanes, not the scheduling order, decide: B is scheduled after
+        // A's timer was armed, for the very instant the timer falls due.
+        let subject = PublishSubject<String>()
+        let recorder = scheduler.record(subject.asObservable().debounce(250, scheduler: scheduler))
+        subject.onNext("A")
+        _ = scheduler.schedule(at: 250, lane: .input) { subject.onNext("B") }
+        scheduler.run()
+        expectEvents(recorder.events, [.next(500, "B")])
+    }
+
     @Test func completionAtTheInstantTheTimerFallsDueEmitsOnceThenCompletes() {
         let events = debounced([.next(0, "A"), .completed(250)])
         expectEvents(events, [.next(250, "A"), .completed(250)])
@@ -100,7 +111,7 @@ import Testing
         #expect(maxPending == 1)
     }
 
-    @Test(arguments: [0x5EED_0001, 0x5EED_0002, 0x5EED_0003, 0x5EED_0004] as [UInt64])
+    @Test(arguments: (1...24).map { 0x5EED_0000 + $0 } as [UInt64])
     func lazyRearmingMatchesTheOneTimerPerValueDefinition(seed: UInt64) {
         // Random timelines, gaps drawn below, at and above `due`: debounce
         // must emit exactly what the definition says (RxSwift semantics).
