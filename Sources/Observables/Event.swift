@@ -11,18 +11,21 @@ public enum Event<Element: Sendable>: Sendable {
     case completed
 
     /// Whether this event ends the sequence (`error` or `completed`).
+    @inlinable
     public var isTerminal: Bool {
         if case .next = self { return false }
         return true
     }
 
     /// The value carried by a `next` event, `nil` for a terminal event.
+    @inlinable
     public var element: Element? {
         if case .next(let element) = self { return element }
         return nil
     }
 
     /// The error carried by an `error` event, `nil` otherwise.
+    @inlinable
     public var error: (any Error)? {
         if case .error(let error) = self { return error }
         return nil

@@ -7,20 +7,31 @@ import Synchronization
 /// It is also the subscription handed back to the user. Disposing it — or a
 /// terminal event — drops both the observer and the upstream subscription,
 /// so a disposable kept around after disposal retains nothing.
+@usableFromInline
 final class GrammarGuard<Element: Sendable>: Disposable {
-    private struct State {
+    @usableFromInline
+    struct State {
         /// `nil` once stopped: after a terminal event or `dispose()`.
-        var downstream: Observer<Element>?
-        var upstream: (any Disposable)?
+        @usableFromInline var downstream: Observer<Element>?
+        @usableFromInline var upstream: (any Disposable)?
+
+        @inlinable
+        init(downstream: Observer<Element>? = nil, upstream: (any Disposable)? = nil) {
+            self.downstream = downstream
+            self.upstream = upstream
+        }
     }
 
-    private let state: Mutex<State>
+    @usableFromInline
+    let state: Mutex<State>
 
-    private init(_ downstream: Observer<Element>) {
+    @inlinable
+    init(_ downstream: Observer<Element>) {
         state = Mutex(State(downstream: downstream))
     }
 
     /// Subscribes `observer` to `run` through a new guard, and returns the guard.
+    @inlinable
     static func subscribe(
         _ observer: Observer<Element>,
         to run: (Observer<Element>) -> any Disposable
@@ -31,7 +42,8 @@ final class GrammarGuard<Element: Sendable>: Disposable {
         return guarded
     }
 
-    private func on(_ event: Event<Element>) {
+    @inlinable
+    func on(_ event: Event<Element>) {
         let (downstream, upstream): (Observer<Element>?, (any Disposable)?) = state.withLock { state in
             guard event.isTerminal else { return (state.downstream, nil) }
             defer { state = State() }
@@ -45,7 +57,8 @@ final class GrammarGuard<Element: Sendable>: Disposable {
     /// Keeps the upstream subscription, or disposes it at once if the
     /// sequence already stopped while it was being set up (a synchronous
     /// source completes inside `subscribe`).
-    private func attach(_ upstream: any Disposable) {
+    @inlinable
+    func attach(_ upstream: any Disposable) {
         let isStopped = state.withLock { state in
             if state.downstream == nil { return true }
             state.upstream = upstream
@@ -56,6 +69,7 @@ final class GrammarGuard<Element: Sendable>: Disposable {
         }
     }
 
+    @inlinable
     func dispose() {
         let upstream = state.withLock { state in
             defer { state = State() }

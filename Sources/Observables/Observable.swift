@@ -9,11 +9,13 @@
 /// Elements are `Sendable` because a sequence may hop threads (a subject fed
 /// from several threads, a debounce firing on a dispatch queue).
 public struct Observable<Element: Sendable>: Sendable {
-    private let run: @Sendable (Observer<Element>) -> any Disposable
+    @usableFromInline
+    let run: @Sendable (Observer<Element>) -> any Disposable
 
     /// Wraps a subscribe function that already obeys the Rx grammar and stops
     /// delivering once the disposable it returns is disposed: the operators of
     /// this module, whose sources are themselves well-behaved.
+    @inlinable
     package init(trusted run: @escaping @Sendable (Observer<Element>) -> any Disposable) {
         self.run = run
     }
@@ -23,6 +25,7 @@ public struct Observable<Element: Sendable>: Sendable {
     /// `subscribe` may break the grammar; each subscription's events are
     /// filtered so its observer never sees anything after a terminal event or
     /// after disposal.
+    @inlinable
     public static func create(
         _ subscribe: @escaping @Sendable (Observer<Element>) -> any Disposable
     ) -> Observable {
@@ -30,11 +33,13 @@ public struct Observable<Element: Sendable>: Sendable {
     }
 
     /// Subscribes `observer`; dispose the result to stop receiving events.
+    @inlinable
     public func subscribe(_ observer: Observer<Element>) -> any Disposable {
         GrammarGuard.subscribe(observer, to: run)
     }
 
     /// Subscribes with one closure per kind of event; dispose the result to stop receiving events.
+    @inlinable
     public func subscribe(
         onNext: @escaping @Sendable (Element) -> Void = { _ in },
         onError: @escaping @Sendable (any Error) -> Void = { _ in },
@@ -45,11 +50,13 @@ public struct Observable<Element: Sendable>: Sendable {
 
     /// Subscribes without the grammar guard, for operators chaining onto a
     /// well-behaved source (saves a lock per event on the hot path).
+    @inlinable
     package func subscribeTrusted(_ observer: Observer<Element>) -> any Disposable {
         run(observer)
     }
 
     /// This observable itself; for symmetry with the subjects' `asObservable()`.
+    @inlinable
     public func asObservable() -> Observable {
         self
     }

@@ -5,14 +5,17 @@
 /// Rx grammar (`next* (error | completed)?`) and never call it concurrently:
 /// every source in this module serializes its deliveries.
 public struct Observer<Element: Sendable>: ObserverType, Sendable {
-    private let handler: @Sendable (Event<Element>) -> Void
+    @usableFromInline
+    let handler: @Sendable (Event<Element>) -> Void
 
     /// Creates an observer that hands every event to `handler`.
+    @inlinable
     public init(_ handler: @escaping @Sendable (Event<Element>) -> Void) {
         self.handler = handler
     }
 
     /// Creates an observer from one closure per kind of event.
+    @inlinable
     public init(
         onNext: @escaping @Sendable (Element) -> Void,
         onError: @escaping @Sendable (any Error) -> Void = { _ in },
@@ -28,6 +31,7 @@ public struct Observer<Element: Sendable>: ObserverType, Sendable {
     }
 
     /// Delivers one event.
+    @inlinable
     public func on(_ event: Event<Element>) {
         handler(event)
     }

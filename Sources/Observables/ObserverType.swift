@@ -9,16 +9,19 @@ public protocol ObserverType<Element> {
 
 extension ObserverType {
     /// Delivers a value.
+    @inlinable
     public func onNext(_ element: Element) {
         on(.next(element))
     }
 
     /// Ends the sequence with an error.
+    @inlinable
     public func onError(_ error: any Error) {
         on(.error(error))
     }
 
     /// Ends the sequence normally.
+    @inlinable
     public func onCompleted() {
         on(.completed)
     }

@@ -16,6 +16,7 @@ extension Observable {
     /// and newer values arrived meanwhile, it is re-armed for the latest
     /// value's time + `due`. Same emissions, but a burst of a million values
     /// costs a handful of timers.
+    @inlinable
     public func debounce(_ due: Milliseconds, scheduler: some Scheduler) -> Observable {
         precondition(due >= 0, "debounce: the due time must be 0 or more milliseconds, not \(due)")
         if due == 0 { return self }
@@ -28,41 +29,51 @@ extension Observable {
 }
 
 /// The state of one `debounce` subscription.
-private final class DebounceSink<Element: Sendable, S: Scheduler>: Disposable {
-    private struct State {
+@usableFromInline
+final class DebounceSink<Element: Sendable, S: Scheduler>: Disposable {
+    @usableFromInline
+    struct State {
         /// The latest value, not yet emitted.
-        var pending: Element?
+        @usableFromInline var pending: Element?
         /// When `pending` arrived.
-        var pendingTime: Milliseconds = 0
+        @usableFromInline var pendingTime: Milliseconds = 0
         /// Counts the values received (RxSwift's `id`): a timer armed at
         /// generation g may emit only if no value came after the g-th.
-        var generation: UInt64 = 0
+        @usableFromInline var generation: UInt64 = 0
         /// The generation the armed timer was armed for; `nil` when no timer is armed.
-        var armedGeneration: UInt64?
-        var timer: (any Disposable)?
+        @usableFromInline var armedGeneration: UInt64?
+        @usableFromInline var timer: (any Disposable)?
         /// After a terminal event or dispose: ignore everything.
-        var isStopped = false
+        @usableFromInline var isStopped = false
+
+        @inlinable
+        init(isStopped: Bool = false) {
+            self.isStopped = isStopped
+        }
 
         /// Stops, and returns the pending value and the timer to cancel.
+        @inlinable
         mutating func stop() -> (pending: Element?, timer: (any Disposable)?) {
             defer { self = State(isStopped: true) }
             return (isStopped ? nil : pending, timer)
         }
     }
 
-    private let downstream: Observer<Element>
-    private let due: Milliseconds
-    private let scheduler: S
+    @usableFromInline let downstream: Observer<Element>
+    @usableFromInline let due: Milliseconds
+    @usableFromInline let scheduler: S
     /// One lock for the whole state: values come from upstream, timers from
     /// the scheduler, which may be another thread (a real-time queue).
-    private let state = Mutex(State())
+    @usableFromInline let state = Mutex(State())
 
+    @inlinable
     init(downstream: Observer<Element>, due: Milliseconds, scheduler: S) {
         self.downstream = downstream
         self.due = due
         self.scheduler = scheduler
     }
 
+    @inlinable
     func on(_ event: Event<Element>) {
         switch event {
         case .next(let element):
@@ -95,7 +106,8 @@ private final class DebounceSink<Element: Sendable, S: Scheduler>: Disposable {
 
     /// The armed timer fires: emit the pending value if `due` has passed
     /// since it arrived, else wait again for the rest.
-    private func fire() {
+    @inlinable
+    func fire() {
         let now = scheduler.now
         let value: Element? = state.withLock { state in
             guard !state.isStopped, let armed = state.armedGeneration, let pending = state.pending else { return nil }
@@ -117,11 +129,13 @@ private final class DebounceSink<Element: Sendable, S: Scheduler>: Disposable {
 
     /// Arms the timer for the current generation. Scheduling under the lock
     /// is safe: a `Scheduler` never runs the action inside `schedule`.
-    private func arm(_ state: inout State, at time: Milliseconds) {
+    @inlinable
+    func arm(_ state: inout State, at time: Milliseconds) {
         state.armedGeneration = state.generation
         state.timer = scheduler.schedule(at: time) { [self] in fire() }
     }
 
+    @inlinable
     func dispose() {
         let (_, timer) = state.withLock { $0.stop() }
         timer?.dispose()

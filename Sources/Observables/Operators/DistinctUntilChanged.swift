@@ -7,6 +7,7 @@ extension Observable {
     /// The first value passes; a value passes when its key differs from the
     /// key of the last **emitted** value (SPEC §5) — so A, A, B, B, A gives
     /// A, B, A. The key of each value is computed once.
+    @inlinable
     public func distinctUntilChanged<Key: Sendable>(
         by key: @escaping @Sendable (Element) -> Key,
         comparer isEquivalent: @escaping @Sendable (Key, Key) -> Bool
@@ -21,6 +22,7 @@ extension Observable {
     ///
     /// `distinctUntilChanged(by: \.storeID)` keeps a store once per run of
     /// equal ids.
+    @inlinable
     public func distinctUntilChanged<Key: Equatable & Sendable>(
         by key: @escaping @Sendable (Element) -> Key
     ) -> Observable {
@@ -28,6 +30,7 @@ extension Observable {
     }
 
     /// Drops each value that `isEquivalent` deems equal to the last value emitted.
+    @inlinable
     public func distinctUntilChanged(
         _ isEquivalent: @escaping @Sendable (Element, Element) -> Bool
     ) -> Observable {
@@ -37,6 +40,7 @@ extension Observable {
 
 extension Observable where Element: Equatable {
     /// Drops each value equal to the last value emitted: A, A, B, B, A gives A, B, A.
+    @inlinable
     public func distinctUntilChanged() -> Observable {
         distinctUntilChanged(by: { $0 }, comparer: ==)
     }
@@ -44,14 +48,16 @@ extension Observable where Element: Equatable {
 
 /// The state of one `distinctUntilChanged` subscription: the key of the last
 /// emitted value.
-private final class DistinctUntilChangedSink<Element: Sendable, Key: Sendable>: Sendable {
-    private let downstream: Observer<Element>
-    private let key: @Sendable (Element) -> Key
-    private let isEquivalent: @Sendable (Key, Key) -> Bool
+@usableFromInline
+final class DistinctUntilChangedSink<Element: Sendable, Key: Sendable>: Sendable {
+    @usableFromInline let downstream: Observer<Element>
+    @usableFromInline let key: @Sendable (Element) -> Key
+    @usableFromInline let isEquivalent: @Sendable (Key, Key) -> Bool
     /// Deliveries are serialized by the grammar, so this lock is never
     /// contended; it makes the sink `Sendable` without `@unchecked`.
-    private let lastEmittedKey = Mutex<Key?>(nil)
+    @usableFromInline let lastEmittedKey = Mutex<Key?>(nil)
 
+    @inlinable
     init(
         downstream: Observer<Element>,
         key: @escaping @Sendable (Element) -> Key,
@@ -62,6 +68,7 @@ private final class DistinctUntilChangedSink<Element: Sendable, Key: Sendable>: 
         self.isEquivalent = isEquivalent
     }
 
+    @inlinable
     func on(_ event: Event<Element>) {
         if case .next(let element) = event {
             let newKey = key(element)

@@ -1,5 +1,6 @@
 extension Observable {
     /// Transforms each value with `transform` (Rx `map`); terminal events pass unchanged.
+    @inlinable
     public func map<Result: Sendable>(
         _ transform: @escaping @Sendable (Element) -> Result
     ) -> Observable<Result> {

@@ -6,7 +6,8 @@
 /// terminal event. Safe to send into from several threads: deliveries are
 /// serialized (see `SubjectCore`).
 public final class BehaviorSubject<Element: Sendable>: ObserverType, Sendable {
-    private let core: SubjectCore<Element>
+    @usableFromInline
+    let core: SubjectCore<Element>
 
     /// Creates a subject whose current value is `value`.
     public init(value: Element) {
@@ -27,14 +28,17 @@ public final class BehaviorSubject<Element: Sendable>: ObserverType, Sendable {
     public var hasObservers: Bool { core.subscriberCount > 0 }
 
     /// Makes `event`'s value current and sends it; ignored once stopped.
+    @inlinable
     public func on(_ event: Event<Element>) { core.on(event) }
 
     /// The subject seen as an observable.
+    @inlinable
     public func asObservable() -> Observable<Element> {
         Observable(trusted: { [core] observer in core.subscribe(observer) })
     }
 
     /// The subject seen as an observer, e.g. to subscribe it to another sequence.
+    @inlinable
     public func asObserver() -> Observer<Element> {
         Observer { [core] event in core.on(event) }
     }

@@ -5,7 +5,8 @@
 /// stops, a new subscriber gets only the terminal event. Safe to send into
 /// from several threads: deliveries are serialized (see `SubjectCore`).
 public final class PublishSubject<Element: Sendable>: ObserverType, Sendable {
-    private let core = SubjectCore<Element>(current: nil)
+    @usableFromInline
+    let core = SubjectCore<Element>(current: nil)
 
     /// Creates a subject with no subscribers.
     public init() {}
@@ -17,14 +18,17 @@ public final class PublishSubject<Element: Sendable>: ObserverType, Sendable {
     public var hasObservers: Bool { core.subscriberCount > 0 }
 
     /// Sends `event` to the current subscribers; ignored once stopped.
+    @inlinable
     public func on(_ event: Event<Element>) { core.on(event) }
 
     /// The subject seen as an observable.
+    @inlinable
     public func asObservable() -> Observable<Element> {
         Observable(trusted: { [core] observer in core.subscribe(observer) })
     }
 
     /// The subject seen as an observer, e.g. to subscribe it to another sequence.
+    @inlinable
     public func asObserver() -> Observer<Element> {
         Observer { [core] event in core.on(event) }
     }

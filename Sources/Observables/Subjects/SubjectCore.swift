@@ -11,18 +11,34 @@ import Synchronization
 /// re-entrantly from an observer — the new one is queued and the running
 /// thread delivers it next (the "emitter loop" of RxJava's
 /// `SerializedObserver`). Senders never block on observers.
+@usableFromInline
 final class SubjectCore<Element: Sendable>: Sendable {
-    private struct Subscriber {
-        let id: UInt64
-        let observer: Observer<Element>
+    @usableFromInline
+    struct Subscriber: Sendable {
+        @usableFromInline let id: UInt64
+        @usableFromInline let observer: Observer<Element>
+
+        @inlinable
+        init(id: UInt64, observer: Observer<Element>) {
+            self.id = id
+            self.observer = observer
+        }
     }
 
     /// One event and the subscribers it goes to, fixed when it was sent: a
     /// subscriber added later does not get it, even if it is still queued.
-    private struct Delivery {
-        let event: Event<Element>
-        let recipients: ContiguousArray<Subscriber>
+    @usableFromInline
+    struct Delivery: Sendable {
+        @usableFromInline let event: Event<Element>
+        @usableFromInline let recipients: ContiguousArray<Subscriber>
 
+        @inlinable
+        init(event: Event<Element>, recipients: ContiguousArray<Subscriber>) {
+            self.event = event
+            self.recipients = recipients
+        }
+
+        @inlinable
         func run() {
             for subscriber in recipients {
                 subscriber.observer.on(event)
@@ -30,19 +46,26 @@ final class SubjectCore<Element: Sendable>: Sendable {
         }
     }
 
-    private struct State {
-        var subscribers: ContiguousArray<Subscriber> = []
-        var nextID: UInt64 = 0
+    @usableFromInline
+    struct State {
+        @usableFromInline var subscribers: ContiguousArray<Subscriber> = []
+        @usableFromInline var nextID: UInt64 = 0
         /// The current value, for a subject that replays it (`BehaviorSubject`).
-        var current: Element?
+        @usableFromInline var current: Element?
         /// The terminal event, once sent; the subject is then stopped.
-        var terminal: Event<Element>?
+        @usableFromInline var terminal: Event<Element>?
         /// Whether some thread is running deliveries (and will drain `backlog`).
-        var isDelivering = false
-        var backlog: [Delivery] = []
+        @usableFromInline var isDelivering = false
+        @usableFromInline var backlog: [Delivery] = []
+
+        @inlinable
+        init(current: Element?) {
+            self.current = current
+        }
 
         /// Returns `delivery` for the caller to run now, or queues it behind
         /// the deliveries already running.
+        @inlinable
         mutating func schedule(_ delivery: Delivery) -> Delivery? {
             if delivery.recipients.isEmpty { return nil }
             if isDelivering {
@@ -54,11 +77,12 @@ final class SubjectCore<Element: Sendable>: Sendable {
         }
     }
 
-    private let state: Mutex<State>
-    private let replaysCurrent: Bool
+    @usableFromInline let state: Mutex<State>
+    @usableFromInline let replaysCurrent: Bool
 
     /// A core that replays `current` to new subscribers if it is given
     /// (`BehaviorSubject`), or replays nothing (`PublishSubject`).
+    @usableFromInline
     init(current: Element?) {
         state = Mutex(State(current: current))
         replaysCurrent = current != nil
@@ -66,18 +90,22 @@ final class SubjectCore<Element: Sendable>: Sendable {
 
     /// The latest value sent (or the initial one); `nil` for a core that does
     /// not replay.
+    @usableFromInline
     var current: Element? {
         state.withLock { $0.current }
     }
 
+    @usableFromInline
     var isStopped: Bool {
         state.withLock { $0.terminal != nil }
     }
 
+    @usableFromInline
     var subscriberCount: Int {
         state.withLock { $0.subscribers.count }
     }
 
+    @inlinable
     func on(_ event: Event<Element>) {
         let delivery: Delivery? = state.withLock { state in
             guard state.terminal == nil else { return nil }
@@ -97,12 +125,13 @@ final class SubjectCore<Element: Sendable>: Sendable {
         }
     }
 
+    @usableFromInline
     func subscribe(_ observer: Observer<Element>) -> any Disposable {
         let (id, delivery): (UInt64?, Delivery?) = state.withLock { state in
-            guard state.terminal == nil else {
+            if let terminal = state.terminal {
                 // A late subscriber to a stopped subject gets only the stop (RxSwift).
                 let subscriber = Subscriber(id: 0, observer: observer)
-                return (nil, state.schedule(Delivery(event: state.terminal!, recipients: [subscriber])))
+                return (nil, state.schedule(Delivery(event: terminal, recipients: [subscriber])))
             }
             let subscriber = Subscriber(id: state.nextID, observer: observer)
             state.nextID += 1
@@ -129,7 +158,8 @@ final class SubjectCore<Element: Sendable>: Sendable {
     }
 
     /// Runs `first`, then whatever was queued meanwhile, until the backlog is empty.
-    private func deliver(startingWith first: Delivery) {
+    @inlinable
+    func deliver(startingWith first: Delivery) {
         first.run()
         // The common case — nobody sent while we delivered — allocates nothing:
         // `batch` stays the empty array singleton.
