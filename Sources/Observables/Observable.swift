@@ -8,6 +8,12 @@
 ///
 /// Elements are `Sendable` because a sequence may hop threads (a subject fed
 /// from several threads, a debounce firing on a dispatch queue).
+///
+/// The hot path (subjects, operators, sinks) is `@inlinable` so that client
+/// modules (MapSync, the benchmark) get it specialized for their element
+/// types: unspecialized across the module boundary, generic-metadata lookups
+/// took about 45% of the time and 730 ns per event through
+/// map → debounce → distinct → map; specialized, 110 ns (perf, 1M events).
 public struct Observable<Element: Sendable>: Sendable {
     @usableFromInline
     let run: @Sendable (Observer<Element>) -> any Disposable

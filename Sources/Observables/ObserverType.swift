@@ -26,3 +26,12 @@ extension ObserverType {
         on(.completed)
     }
 }
+
+extension ObserverType where Self: Sendable {
+    /// This observer as an `Observer` value, e.g. to subscribe a subject to
+    /// another sequence (RxSwift's `asObserver()`).
+    @inlinable
+    public func asObserver() -> Observer<Element> {
+        Observer { event in on(event) }
+    }
+}

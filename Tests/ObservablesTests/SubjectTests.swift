@@ -51,6 +51,17 @@ import Testing
         #expect(subject.value == 2)
     }
 
+    @Test func aSubjectSubscribedToASequenceRelaysItToItsSubscribers() {
+        let source = scheduler.hotObservable([.next(10, 1), .next(20, 2), .completed(30)])
+        let subject = BehaviorSubject(value: 0)
+        let relayed = scheduler.record(subject.asObservable())
+        let relay = source.subscribe(subject.asObserver())
+        scheduler.run()
+        expectEvents(relayed.events, [.next(0, 0), .next(10, 1), .next(20, 2), .completed(30)])
+        #expect(subject.value == 2)
+        relay.dispose()
+    }
+
     @Test func aValueSentFromInsideOnNextIsDeliveredAfterTheCurrentOne() {
         // Re-entrant sends are queued, never nested: every subscriber sees the
         // same order, and no observer is entered twice at once.

@@ -26,10 +26,4 @@ public final class PublishSubject<Element: Sendable>: ObserverType, Sendable {
     public func asObservable() -> Observable<Element> {
         Observable(trusted: { [core] observer in core.subscribe(observer) })
     }
-
-    /// The subject seen as an observer, e.g. to subscribe it to another sequence.
-    @inlinable
-    public func asObserver() -> Observer<Element> {
-        Observer { [core] event in core.on(event) }
-    }
 }
