@@ -1,1 +1,0 @@
-// Our own lightweight observable (SPEC §5): observables, subjects, operators, schedulers.

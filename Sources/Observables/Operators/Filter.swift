@@ -1,0 +1,13 @@
+extension Observable {
+    /// Passes only the values for which `isIncluded` is true (Rx `filter`);
+    /// terminal events pass unchanged.
+    @inlinable
+    public func filter(_ isIncluded: @escaping @Sendable (Element) -> Bool) -> Observable {
+        Observable(trusted: { observer in
+            subscribeTrusted(Observer { event in
+                if case .next(let element) = event, !isIncluded(element) { return }
+                observer.on(event)
+            })
+        })
+    }
+}

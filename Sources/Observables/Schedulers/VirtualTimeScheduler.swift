@@ -1,0 +1,199 @@
+import Synchronization
+
+/// A scheduler whose clock moves only when told to: for tests and the
+/// simulator (in the manner of pointfreeco's `TestScheduler`).
+///
+/// Scheduled actions wait in a queue until `advance(by:)`, `advance(to:)` or
+/// `run()` moves the clock past their due time. The order is fully
+/// deterministic (SPEC §5):
+/// - actions run in order of due time; `now` equals an action's due time
+///   while it runs;
+/// - at equal times, `Lane.input` actions run before `Lane.timer` actions:
+///   "an input at time T is processed before a timer that falls due at T";
+/// - then in the order they were scheduled;
+/// - an action scheduled by a running action is run in the same pass if it
+///   is due by the pass's target time.
+///
+/// Actions run on the thread that advances the clock. Scheduling and
+/// cancelling are thread-safe.
+public final class VirtualTimeScheduler: Scheduler {
+    /// The kind of an action, which orders actions due at the same instant.
+    public enum Lane: UInt8, Sendable {
+        /// Inputs fed from outside the pipeline (test inputs, simulated frames,
+        /// taps): first at equal time, so a timer falling due at the same
+        /// instant sees the input.
+        case input = 0
+        /// Operators' timers (`debounce`): what `schedule(at:_:)` uses.
+        case timer = 1
+    }
+
+    private struct State {
+        var queue = MinHeap<QueueEntry>()
+        var actions = ActionTable()
+        var nextSequence: UInt64 = 0
+    }
+
+    private let state = Mutex(State())
+    /// `now` as the bit pattern of its `Double`: read without a lock, because
+    /// operators read the clock for every value on the hot path.
+    private let clock: Atomic<UInt64>
+
+    /// Creates a scheduler whose clock reads `now` (0 by default).
+    public init(now: Milliseconds = 0) {
+        clock = Atomic(now.bitPattern)
+    }
+
+    /// The current virtual time; it moves only by `advance` and `run`.
+    public private(set) var now: Milliseconds {
+        get { Double(bitPattern: clock.load(ordering: .acquiring)) }
+        set { clock.store(newValue.bitPattern, ordering: .releasing) }
+    }
+
+    /// The number of actions scheduled and neither run nor cancelled yet.
+    public var pendingCount: Int {
+        state.withLock { $0.actions.liveCount }
+    }
+
+    /// Schedules `action` on the timer lane at `time` (at `now` if `time` is past).
+    public func schedule(at time: Milliseconds, _ action: @escaping @Sendable () -> Void) -> any Disposable {
+        schedule(at: time, lane: .timer, action)
+    }
+
+    /// Schedules `action` on `lane` at `time` (at `now` if `time` is past);
+    /// dispose the result to cancel it.
+    public func schedule(
+        at time: Milliseconds,
+        lane: Lane,
+        _ action: @escaping @Sendable () -> Void
+    ) -> any Disposable {
+        precondition(!time.isNaN, "VirtualTimeScheduler: cannot schedule an action at NaN ms")
+        let (slot, sequence) = state.withLock { state in
+            let sequence = state.nextSequence
+            state.nextSequence += 1
+            let slot = state.actions.store(action, sequence: sequence)
+            state.queue.insert(QueueEntry(time: Swift.max(time, now), lane: lane, sequence: sequence, slot: slot))
+            return (slot, sequence)
+        }
+        return ScheduledAction(scheduler: self, slot: slot, sequence: sequence)
+    }
+
+    /// Moves the clock forward by `duration`, running every action due by then.
+    /// `advance()` runs what is due now.
+    public func advance(by duration: Milliseconds = 0) {
+        advance(to: now + duration)
+    }
+
+    /// Moves the clock to `time`, running every action due by then.
+    public func advance(to time: Milliseconds) {
+        precondition(time >= now, "VirtualTimeScheduler: cannot go back in time from \(now) ms to \(time) ms")
+        while let action = nextAction(dueBy: time) {
+            action()
+        }
+        now = time
+    }
+
+    /// Runs actions until none is pending; the clock stops at the last one's
+    /// due time. An action that always schedules another never returns.
+    public func run() {
+        while let action = nextAction(dueBy: .infinity) {
+            action()
+        }
+    }
+
+    /// Removes the next action due by `limit`, skipping cancelled ones, and
+    /// sets the clock to its due time. It runs outside the lock, so it may
+    /// schedule or cancel freely.
+    private func nextAction(dueBy limit: Milliseconds) -> (@Sendable () -> Void)? {
+        state.withLock { state in
+            while let next = state.queue.min, next.time <= limit {
+                state.queue.removeMin()
+                if let action = state.actions.release(slot: next.slot) {
+                    now = next.time
+                    return action
+                }
+            }
+            return nil
+        }
+    }
+
+    fileprivate func cancel(slot: Int, sequence: UInt64) {
+        // The closure comes out of the lock and is released here, outside it:
+        // its captures' deinits may schedule or cancel.
+        let cancelled = state.withLock { $0.actions.take(slot: slot, sequence: sequence) }
+        _ = cancelled
+    }
+}
+
+/// A queued action's place in line: due time, then lane, then scheduling order.
+private struct QueueEntry: Comparable {
+    let time: Milliseconds
+    /// The lane in the top bit, the scheduling sequence number below it, so
+    /// one integer comparison breaks ties by lane, then by order.
+    let order: UInt64
+    /// Where the closure waits in the `ActionTable`.
+    let slot: Int
+
+    init(time: Milliseconds, lane: VirtualTimeScheduler.Lane, sequence: UInt64, slot: Int) {
+        self.time = time
+        self.order = UInt64(lane.rawValue) << 63 | sequence
+        self.slot = slot
+    }
+
+    static func < (lhs: QueueEntry, rhs: QueueEntry) -> Bool {
+        lhs.time < rhs.time || (lhs.time == rhs.time && lhs.order < rhs.order)
+    }
+}
+
+/// The closures of the queued actions, in reusable slots: the heap stays
+/// plain data, and a cancelled closure is released at once instead of
+/// waiting in the heap until its due time.
+private struct ActionTable {
+    private var actions: [(@Sendable () -> Void)?] = []
+    /// The sequence number of the action each slot holds (or last held),
+    /// so a stale cancellation cannot hit a reused slot.
+    private var sequences: [UInt64] = []
+    private var freeSlots: [Int] = []
+    private(set) var liveCount = 0
+
+    mutating func store(_ action: @escaping @Sendable () -> Void, sequence: UInt64) -> Int {
+        liveCount += 1
+        if let slot = freeSlots.popLast() {
+            actions[slot] = action
+            sequences[slot] = sequence
+            return slot
+        }
+        actions.append(action)
+        sequences.append(sequence)
+        return actions.count - 1
+    }
+
+    /// Cancels: removes the action scheduled as `sequence`, if it is still waiting.
+    /// The slot stays taken until its queue entry is popped.
+    mutating func take(slot: Int, sequence: UInt64) -> (@Sendable () -> Void)? {
+        guard sequences[slot] == sequence, let action = actions[slot] else { return nil }
+        actions[slot] = nil
+        liveCount -= 1
+        return action
+    }
+
+    /// Pops: frees the slot and returns its action, `nil` if it was cancelled.
+    mutating func release(slot: Int) -> (@Sendable () -> Void)? {
+        freeSlots.append(slot)
+        guard let action = actions[slot] else { return nil }
+        actions[slot] = nil
+        liveCount -= 1
+        return action
+    }
+}
+
+/// Cancels one queued action. Holds the scheduler weakly, so a scheduler
+/// dropped with actions still queued is freed with them.
+private struct ScheduledAction: Disposable {
+    weak let scheduler: VirtualTimeScheduler?
+    let slot: Int
+    let sequence: UInt64
+
+    func dispose() {
+        scheduler?.cancel(slot: slot, sequence: sequence)
+    }
+}

@@ -1,0 +1,43 @@
+import Observables
+import Synchronization
+
+/// Records every event it observes with the virtual time it arrived at
+/// (RxTest's `TestableObserver`).
+public final class EventRecorder<Value: Sendable>: Sendable {
+    private let scheduler: VirtualTimeScheduler
+    private let recorded = Mutex<[Recorded<Value>]>([])
+    private let subscription = SerialDisposable()
+
+    /// A recorder stamping events with `scheduler.now`.
+    public init(scheduler: VirtualTimeScheduler) {
+        self.scheduler = scheduler
+    }
+
+    /// Everything recorded so far, in order of arrival.
+    public var events: [Recorded<Value>] {
+        recorded.withLock { $0 }
+    }
+
+    /// The values recorded so far, without times.
+    public var values: [Value] {
+        events.compactMap(\.event.element)
+    }
+
+    /// An observer recording into this recorder.
+    public var observer: Observer<Value> {
+        Observer { [self] event in
+            let now = scheduler.now
+            recorded.withLock { $0.append(Recorded(time: now, event: event)) }
+        }
+    }
+
+    /// Subscribes this recorder to `source` now; `dispose()` ends the subscription.
+    public func record(_ source: Observable<Value>) {
+        subscription.disposable = source.subscribe(observer)
+    }
+
+    /// Ends the subscription made by `record(_:)`.
+    public func dispose() {
+        subscription.dispose()
+    }
+}

@@ -1,0 +1,14 @@
+import Synchronization
+
+/// A thread-safe list to collect what observers and actions saw.
+final class Log<Entry: Sendable>: Sendable {
+    private let storage = Mutex<[Entry]>([])
+
+    func append(_ entry: Entry) {
+        storage.withLock { $0.append(entry) }
+    }
+
+    var entries: [Entry] {
+        storage.withLock { $0 }
+    }
+}
