@@ -1,0 +1,89 @@
+import ArgumentParser
+import Foundation
+
+/// `carousel-bench`: SPEC §10's benchmarks, side by side with their peers
+/// (sqlite3, OpenCombine), printed as one table. `scripts/benchmark` builds
+/// and runs it; run it directly only with release builds.
+@main
+struct CarouselBench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "carousel-bench",
+        abstract: "Measure the carousel against sqlite3 and OpenCombine (SPEC §10)."
+    )
+
+    enum Benchmark: String, CaseIterable, ExpressibleByArgument {
+        case `import`, pipeline, queries, focus
+    }
+
+    @Option(help: "The release-built carousel executable.")
+    var carousel = ".build/release/carousel"
+
+    @Option(help: "The folder holding geonames-places.csv and geonames-kr.csv.")
+    var data = "../shared/data"
+
+    @Flag(help: "Tiny sizes (geonames-kr.csv, 10k events, few queries): checks the code runs, measures nothing.")
+    var smoke = false
+
+    @Option(help: "Run only this benchmark.")
+    var only: Benchmark?
+
+    @Option(help: "The compiler, as `swift --version` prints it, for the report.")
+    var swiftVersion = "unknown"
+
+    mutating func run() throws {
+        let sizes = smoke ? Sizes.smoke : Sizes.full
+        let dataFile = URL(fileURLWithPath: data).appendingPathComponent(sizes.dataFile)
+        guard FileManager.default.isReadableFile(atPath: dataFile.path) else {
+            throw BenchError("\(dataFile.path) is not readable: pass --data, the folder of the shared GeoNames files")
+        }
+        var report = Report(
+            machine: .current(swiftVersion: swiftVersion),
+            command: (["scripts/benchmark"] + (smoke ? ["--smoke"] : []) + (only.map { ["--only", $0.rawValue] } ?? []))
+                .joined(separator: " "),
+            loadAtStart: Machine.loadAverage(),
+            loadAtEnd: ""
+        )
+        let selected = only.map { [$0] } ?? Benchmark.allCases
+        if selected.contains(.pipeline) {
+            progress("pipeline: reading \(dataFile.lastPathComponent)")
+            let stores = try StoreDirectory.reading(dataFile)
+            try PipelineBenchmark(
+                stores: stores, storesSource: dataFile.lastPathComponent,
+                eventCount: sizes.pipelineEvents, runs: sizes.pipelineRuns
+            ).run(into: &report)
+        }
+        report.loadAtEnd = Machine.loadAverage()
+        print(report.render())
+        if smoke {
+            // Smoke sizes measure nothing worth a verdict; the run itself is the check.
+            return
+        }
+        if !report.allMet {
+            progress("some targets are missed (✗): see BENCHMARKS.md for the profile")
+        }
+    }
+}
+
+/// How much each benchmark does: the full run of SPEC §10, or a smoke run
+/// that only proves the code still runs.
+struct Sizes {
+    var dataFile: String
+    var importRuns: Int
+    var pipelineEvents: Int
+    var pipelineRuns: Int
+    var positionQueries: Int
+    var nearestQueries: Int
+    var scanQueries: Int
+    var boxQueries: Int
+    var focusRuns: Int
+
+    static let full = Sizes(
+        dataFile: "geonames-places.csv", importRuns: 5, pipelineEvents: 1_000_000, pipelineRuns: 3,
+        positionQueries: 10_000, nearestQueries: 2_000, scanQueries: 30, boxQueries: 2_000, focusRuns: 30
+    )
+
+    static let smoke = Sizes(
+        dataFile: "geonames-kr.csv", importRuns: 1, pipelineEvents: 10_000, pipelineRuns: 1,
+        positionQueries: 100, nearestQueries: 50, scanQueries: 3, boxQueries: 50, focusRuns: 3
+    )
+}

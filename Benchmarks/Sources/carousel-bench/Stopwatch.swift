@@ -1,0 +1,26 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Monotonic time in nanoseconds, for timing code in process and out.
+///
+/// `clock_gettime(CLOCK_MONOTONIC)` directly: about 20 ns a read through the
+/// vDSO, small next to the fastest query timed (a few µs), and an integer, so
+/// differences never lose precision.
+enum Stopwatch {
+    /// Now, in nanoseconds since an arbitrary origin.
+    static func nanoseconds() -> UInt64 {
+        var spec = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &spec)
+        return UInt64(spec.tv_sec) * 1_000_000_000 + UInt64(spec.tv_nsec)
+    }
+
+    /// Runs `body` and returns its result with the seconds it took.
+    static func time<T>(_ body: () throws -> T) rethrows -> (result: T, seconds: Double) {
+        let start = nanoseconds()
+        let result = try body()
+        return (result, Double(nanoseconds() - start) / 1e9)
+    }
+}
