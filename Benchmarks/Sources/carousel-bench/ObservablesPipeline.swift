@@ -7,6 +7,10 @@ import Observables
 /// `distinctUntilChanged` → store lookup.
 enum ObservablesPipeline {
     /// Feeds `events` through the pipeline and returns what it emitted.
+    ///
+    /// Out of line, like ``driveOnly(_:)``, so that callgrind can collect
+    /// each alone (`--toggle-collect`, see BENCHMARKS.md).
+    @inline(never)
     static func run(
         _ events: [OffsetEvent],
         layout: CarouselLayout,
@@ -34,6 +38,7 @@ enum ObservablesPipeline {
 
     /// The virtual-time driver alone, each event sent nowhere: what feeding
     /// costs before any operator runs.
+    @inline(never)
     static func driveOnly(_ events: [OffsetEvent]) {
         let scheduler = VirtualTimeScheduler()
         let sink = DiscardingSink()

@@ -7,6 +7,10 @@ import OpenCombine
 /// way as ours.
 enum OpenCombinePipeline {
     /// Feeds `events` through the pipeline and returns what it emitted.
+    ///
+    /// Out of line, like ``driveOnly(_:)``, so that callgrind can collect
+    /// each alone (`--toggle-collect`, see BENCHMARKS.md).
+    @inline(never)
     static func run(
         _ events: [OffsetEvent],
         layout: CarouselLayout,
@@ -31,6 +35,7 @@ enum OpenCombinePipeline {
     }
 
     /// The virtual-time driver alone, each event sent nowhere.
+    @inline(never)
     static func driveOnly(_ events: [OffsetEvent]) {
         let scheduler = OpenCombineVirtualScheduler()
         let sink = DiscardingSink()
