@@ -60,13 +60,14 @@ struct CarouselBench: ParsableCommand {
             ).run(into: &report)
         }
         report.loadAtEnd = Machine.loadAverage()
-        print(report.render())
         if smoke {
-            // Smoke sizes measure nothing worth a verdict; the run itself is the check.
-            return
+            // Tiny sizes on debug builds measure nothing worth a verdict:
+            // the run itself (and the pipelines' identical outputs) is the check.
+            print("SMOKE RUN: tiny sizes, debug builds; these figures are not measurements.\n")
         }
-        if !report.allMet {
-            progress("some targets are missed (✗): see BENCHMARKS.md for the profile")
+        print(report.render())
+        if !smoke, !report.allMet {
+            progress("some targets are missed (✗): BENCHMARKS.md has the profile of each")
         }
     }
 }
