@@ -1,0 +1,129 @@
+import GRDB
+
+/// The `spatial_index` table (Migrations/0002_spatial_index.sql): one row per
+/// list membership, keyed by (latitude band, longitude, latitude, store,
+/// list).
+///
+/// Why not SQLite's R*Tree: filling one for the 234,908 GeoNames places costs
+/// about 4× a whole `sqlite3 .import` of the file, where this B-tree, filled
+/// in key order, costs a fraction of it; and a box is still one range seek
+/// per ¼° band. The measurements are in the catalog's README section.
+package enum SpatialIndex {
+    /// Bands per degree of latitude: a city-sized box spans one to three.
+    package static let bandsPerDegree = 4.0
+
+    /// The band of a latitude: floor((latitude + 90) × 4), computed exactly as
+    /// the SQL of migration 0002 does (truncation of a non-negative double).
+    package static func band(latitude: Double) -> Int64 {
+        Int64((latitude + 90) * bandsPerDegree)
+    }
+
+    /// A store's row in the index for the list being imported.
+    package struct Entry: Comparable {
+        var band: Int64
+        var longitude: Double
+        var latitude: Double
+        var store: Int64
+
+        init(store: Int64, latitude: Double, longitude: Double) {
+            band = SpatialIndex.band(latitude: latitude)
+            self.longitude = longitude
+            self.latitude = latitude
+            self.store = store
+        }
+
+        package static func < (a: Entry, b: Entry) -> Bool {
+            (a.band, a.longitude, a.latitude, a.store) < (b.band, b.longitude, b.latitude, b.store)
+        }
+    }
+
+    /// Adds a list's memberships. Sorted first: inserting into the B-tree in
+    /// key order touches each page once, where file order (random here)
+    /// costs more than the rest of the import together.
+    package static func insert(_ entries: inout [Entry], list: Int64, _ db: Database) throws {
+        entries.sort()
+        let insert = RawStatement(try db.makeStatement(sql: """
+            INSERT INTO spatial_index (band, longitude, latitude, store, list) VALUES (?, ?, ?, ?, ?)
+            """), in: db)
+        insert.bind(list, at: 5)
+        for entry in entries {
+            insert.reset()
+            insert.bind(entry.band, at: 1)
+            insert.bind(entry.longitude, at: 2)
+            insert.bind(entry.latitude, at: 3)
+            insert.bind(entry.store, at: 4)
+            try insert.step()
+        }
+        insert.reset()
+    }
+
+    /// Removes one membership.
+    package static func remove(store: Int64, at coordinate: Coordinate, list: Int64, _ db: Database) throws {
+        try db.execute(
+            sql: """
+                DELETE FROM spatial_index
+                WHERE band = ? AND longitude = ? AND latitude = ? AND store = ? AND list = ?
+                """,
+            arguments: [band(latitude: coordinate.latitude), coordinate.longitude, coordinate.latitude, store, list])
+    }
+
+    /// Moves every membership of a store whose coordinates changed.
+    package static func move(store: Int64, from old: Coordinate, to new: Coordinate, _ db: Database) throws {
+        try db.execute(
+            sql: """
+                UPDATE spatial_index SET band = ?, longitude = ?, latitude = ?
+                WHERE band = ? AND longitude = ? AND latitude = ? AND store = ?
+                """,
+            arguments: [
+                band(latitude: new.latitude), new.longitude, new.latitude,
+                band(latitude: old.latitude), old.longitude, old.latitude, store,
+            ])
+    }
+
+    /// True when some list holds the store.
+    package static func isListed(store: Int64, at coordinate: Coordinate, _ db: Database) throws -> Bool {
+        try Bool.fetchOne(
+            db,
+            sql: """
+                SELECT 1 FROM spatial_index
+                WHERE band = ? AND longitude = ? AND latitude = ? AND store = ? LIMIT 1
+                """,
+            arguments: [band(latitude: coordinate.latitude), coordinate.longitude, coordinate.latitude, store]
+        ) ?? false
+    }
+
+    /// Calls `visit(store, latitude, longitude)` for every store in `region`,
+    /// of `list` or of any list (each store once): one index range per band
+    /// and longitude range.
+    package static func scan(
+        _ region: SearchRegion, list: Int64?, _ db: Database,
+        visit: (_ store: Int64, _ latitude: Double, _ longitude: Double) -> Void
+    ) throws {
+        let scan = RawStatement(try db.cachedStatement(sql: list == nil ? scanSQL : scanSQL + " AND list = ?6"), in: db)
+        defer { scan.reset() }
+        if let list { scan.bind(list, at: 6) }
+        scan.bind(region.south, at: 4)
+        scan.bind(region.north, at: 5)
+        for band in band(latitude: region.south)...band(latitude: region.north) {
+            for longitudes in region.longitudeRanges {
+                scan.reset()
+                scan.bind(band, at: 1)
+                scan.bind(longitudes.lowerBound, at: 2)
+                scan.bind(longitudes.upperBound, at: 3)
+                var previous: Int64 = -1
+                while try scan.step() {
+                    // A store in several lists has adjacent rows (same key prefix).
+                    let store = scan.int64(0)
+                    guard store != previous else { continue }
+                    previous = store
+                    visit(store, scan.double(1), scan.double(2))
+                }
+            }
+        }
+    }
+
+    private static let scanSQL = """
+        SELECT store, latitude, longitude FROM spatial_index
+        WHERE band = ?1 AND longitude BETWEEN ?2 AND ?3 AND latitude BETWEEN ?4 AND ?5
+        """
+}
