@@ -24,7 +24,9 @@ enum GeoNames {
 
     private static func read(_ name: String) throws -> [Store] {
         let text = try String(contentsOf: Paths.sharedData.appendingPathComponent(name), encoding: .utf8)
-        var lines = text.split(separator: "\n").map(fields)
+        // By Unicode scalar: a combining mark after a comma would otherwise
+        // fuse with it into one Character.
+        var lines = text.unicodeScalars.split(separator: "\n").map(fields)
         let header = lines.removeFirst()
         let column = { (name: String) in header.firstIndex(of: name)! }
         let (id, title, latitude, longitude) = (column("id"), column("name"), column("latitude"), column("longitude"))
@@ -40,20 +42,20 @@ enum GeoNames {
         }
     }
 
-    private static func fields(_ line: Substring) -> [String] {
+    private static func fields(_ line: Substring.UnicodeScalarView) -> [String] {
         var fields: [String] = []
-        var field = ""
+        var field = String.UnicodeScalarView()
         var quoted = false
-        for character in line {
-            switch character {
+        for scalar in line {
+            switch scalar {
             case "\"": quoted.toggle()
             case "," where !quoted:
-                fields.append(field)
-                field = ""
-            default: field.append(character)
+                fields.append(String(field))
+                field = String.UnicodeScalarView()
+            default: field.append(scalar)
             }
         }
-        fields.append(field)
+        fields.append(String(field))
         return fields
     }
 }

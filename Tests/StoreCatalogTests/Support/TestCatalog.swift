@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 @testable import StoreCatalog
 import TestSupport
 
@@ -66,7 +67,11 @@ extension Catalog {
     /// `EXPLAIN QUERY PLAN` of a statement, its detail lines joined.
     func queryPlan(_ sql: String) throws -> String {
         try database.read { db in
-            try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql).map { $0["detail"] as String }
+            // Parameters bound to NULL: the plan does not depend on them.
+            let statement = try db.makeStatement(sql: "EXPLAIN QUERY PLAN " + sql)
+            let count = Int(sqlite3_bind_parameter_count(statement.sqliteStatement))
+            statement.setUncheckedArguments(StatementArguments(Array(repeating: DatabaseValue.null, count: count)))
+            return try Row.fetchAll(statement).map { $0["detail"] as String }
                 .joined(separator: "\n")
         }
     }
@@ -75,4 +80,24 @@ extension Catalog {
     func execute(_ sql: String) throws {
         try database.writeWithoutTransaction { db in try db.execute(sql: sql) }
     }
+}
+
+extension Catalog {
+    /// The SQL of every statement `body` runs on the catalog's connection.
+    func statements(of body: () throws -> Void) throws -> [String] {
+        let recorded = Recorded()
+        database.writeWithoutTransaction { db in
+            db.trace(options: .statement) { event in
+                if case let .statement(statement) = event { recorded.sql.append(statement.sql) }
+            }
+        }
+        defer { database.writeWithoutTransaction { db in db.trace(options: .statement, nil) } }
+        try body()
+        return recorded.sql
+    }
+}
+
+/// Filled on the catalog's serial queue, read after it is done.
+private final class Recorded: @unchecked Sendable {
+    var sql: [String] = []
 }
