@@ -7,40 +7,59 @@
 package enum AttributesJSON {
     /// `{"key":"value",…}` with sorted keys; nil for no attributes.
     package static func encode(_ attributes: [String: String]) -> String? {
-        guard !attributes.isEmpty else { return nil }
-        var text = "{"
-        for (index, key) in attributes.keys.sorted().enumerated() {
-            if index > 0 { text.append(",") }
-            appendQuoted(key, to: &text)
-            text.append(":")
-            appendQuoted(attributes[key]!, to: &text)
+        var bytes: [UInt8] = []
+        guard encode(attributes, into: &bytes) else { return nil }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Replaces `bytes` with the UTF-8 of ``encode(_:)``: the importer reuses
+    /// one buffer for every row. False (and `bytes` empty) for no attributes.
+    package static func encode(_ attributes: [String: String], into bytes: inout [UInt8]) -> Bool {
+        bytes.removeAll(keepingCapacity: true)
+        guard !attributes.isEmpty else { return false }
+        var pairs = Array(attributes)
+        if pairs.count > 1 { pairs.sort { $0.key < $1.key } }
+        bytes.append(0x7B)  // {
+        for (index, pair) in pairs.enumerated() {
+            if index > 0 { bytes.append(0x2C) }  // ,
+            appendQuoted(pair.key, to: &bytes)
+            bytes.append(0x3A)  // :
+            appendQuoted(pair.value, to: &bytes)
         }
-        text.append("}")
-        return text
+        bytes.append(0x7D)  // }
+        return true
     }
 
     /// Appends `string` as a JSON string literal (RFC 8259 §7): quotes,
     /// backslashes and control characters escaped, the rest as is.
     package static func appendQuoted(_ string: String, to text: inout String) {
-        text.append("\"")
-        if !string.utf8.contains(where: { $0 == 0x22 || $0 == 0x5C || $0 < 0x20 }) {
-            text.append(string)
+        var bytes: [UInt8] = []
+        appendQuoted(string, to: &bytes)
+        text += String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// ``appendQuoted(_:to:)-(_,String)`` into UTF-8 bytes.
+    package static func appendQuoted(_ string: String, to bytes: inout [UInt8]) {
+        bytes.append(0x22)
+        let utf8 = string.utf8
+        if !utf8.contains(where: { $0 == 0x22 || $0 == 0x5C || $0 < 0x20 }) {
+            bytes.append(contentsOf: utf8)
         } else {
-            for scalar in string.unicodeScalars {
-                switch scalar {
-                case "\"": text.append("\\\"")
-                case "\\": text.append("\\\\")
-                case "\n": text.append("\\n")
-                case "\r": text.append("\\r")
-                case "\t": text.append("\\t")
-                case _ where scalar.value < 0x20:
-                    let hex = String(scalar.value, radix: 16)
-                    text.append("\\u" + String(repeating: "0", count: 4 - hex.count) + hex)
-                default: text.unicodeScalars.append(scalar)
+            for byte in utf8 {
+                switch byte {
+                case 0x22: bytes += [0x5C, 0x22]  // \"
+                case 0x5C: bytes += [0x5C, 0x5C]  // \\
+                case 0x0A: bytes += [0x5C, 0x6E]  // \n
+                case 0x0D: bytes += [0x5C, 0x72]  // \r
+                case 0x09: bytes += [0x5C, 0x74]  // \t
+                case ..<0x20:  // \u00XX
+                    let hex = Array("0123456789abcdef".utf8)
+                    bytes += [0x5C, 0x75, 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
+                default: bytes.append(byte)
                 }
             }
         }
-        text.append("\"")
+        bytes.append(0x22)
     }
 
     /// Reads back what ``encode(_:)`` wrote (any flat JSON object of strings).

@@ -36,16 +36,29 @@ package struct RawStatement {
             return
         }
         text.withUTF8 { bytes in
-            bytes.withMemoryRebound(to: CChar.self) { chars in
-                // An empty buffer may have no address; SQLite wants one.
-                let empty: CChar = 0
-                withUnsafePointer(to: empty) { emptyPointer in
-                    // SQLITE_TRANSIENT: SQLite copies the bytes before we return.
-                    _ = sqlite3_bind_text(
-                        handle, index, chars.baseAddress ?? emptyPointer, Int32(chars.count),
-                        unsafeBitCast(-1, to: sqlite3_destructor_type.self))
-                }
-            }
+            bytes.withMemoryRebound(to: CChar.self) { bindText($0, at: index) }
+        }
+    }
+
+    /// Binds UTF-8 text (copied by SQLite), or NULL when `isNull`.
+    package func bind(utf8 bytes: [UInt8], isNull: Bool = false, at index: Int32) {
+        guard !isNull else {
+            sqlite3_bind_null(handle, index)
+            return
+        }
+        bytes.withUnsafeBytes { raw in
+            bindText(raw.bindMemory(to: CChar.self), at: index)
+        }
+    }
+
+    private func bindText(_ chars: UnsafeBufferPointer<CChar>, at index: Int32) {
+        // An empty buffer may have no address; SQLite wants one.
+        let empty: CChar = 0
+        withUnsafePointer(to: empty) { emptyPointer in
+            // SQLITE_TRANSIENT: SQLite copies the bytes before we return.
+            _ = sqlite3_bind_text(
+                handle, index, chars.baseAddress ?? emptyPointer, Int32(chars.count),
+                unsafeBitCast(-1, to: sqlite3_destructor_type.self))
         }
     }
 

@@ -38,7 +38,7 @@ struct ListImporter<Reader: StoreRowReader> {
                         line: line, column: "id", reason: "duplicate id '\(store.id)' (also on line \(firstLine))"))
                     rejected += 1
                 case let .written(key):
-                    try items.append(store: key, name: store.name, coordinate: store.coordinate)
+                    try items.append(store: key, coordinate: store.coordinate)
                     entries.append(SpatialIndex.Entry(store: key, latitude: store.latitude, longitude: store.longitude))
                 }
             }
@@ -64,7 +64,8 @@ struct ListImporter<Reader: StoreRowReader> {
         // One pass over the index (it is keyed by place, not by list): a few
         // milliseconds per 100,000 entries, and no per-row index to maintain.
         try db.execute(sql: "DELETE FROM spatial_index WHERE list = ?", arguments: [existing])
-        try db.execute(sql: "DELETE FROM lists WHERE key = ?", arguments: [existing])  // items cascade
+        try db.execute(sql: "DELETE FROM list_items WHERE list = ?", arguments: [existing])
+        try db.execute(sql: "DELETE FROM lists WHERE key = ?", arguments: [existing])
         return stores
     }
 

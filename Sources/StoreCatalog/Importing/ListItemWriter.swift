@@ -5,9 +5,15 @@ import GRDB
 /// `INSERT … SELECT` for name and distance orders (SQLite sorts within its
 /// own memory bounds, whatever the file's size).
 struct ListItemWriter {
+    private struct Item {
+        var position: Int64
+        var store: Int64
+        var distance: Double
+    }
+
     private let list: Int64
     private let order: ImportOrder
-    private let statement: RawStatement
+    private var items: BatchInsert<Item>
     private let distance: DistanceFrom?
     private var position: Int64 = 0
     private let db: Database
@@ -19,38 +25,37 @@ struct ListItemWriter {
         switch order {
         case .file:
             distance = nil
-            statement = RawStatement(try db.makeStatement(
-                sql: "INSERT INTO list_items (list, position, store) VALUES (?, ?, ?)"), in: db)
-            statement.bind(list, at: 1)
+            items = try BatchInsert(db, into: "list_items", columns: ["list", "position", "store"]) { item, statement, first in
+                statement.bind(list, at: first)
+                statement.bind(item.position, at: first + 1)
+                statement.bind(item.store, at: first + 2)
+            }
         case .name, .distance:
             if case let .distance(origin) = order { distance = DistanceFrom(origin) } else { distance = nil }
             try db.execute(sql: """
                 CREATE TEMP TABLE import_order (position INTEGER PRIMARY KEY, store INTEGER NOT NULL, distance REAL)
                 """)
-            statement = RawStatement(try db.makeStatement(
-                sql: "INSERT INTO temp.import_order (position, store, distance) VALUES (?, ?, ?)"), in: db)
+            items = try BatchInsert(
+                db, into: "temp.import_order", columns: ["position", "store", "distance"]
+            ) { item, statement, first in
+                statement.bind(item.position, at: first)
+                statement.bind(item.store, at: first + 1)
+                statement.bind(item.distance, at: first + 2)
+            }
         }
     }
 
     /// Adds the next imported store.
-    mutating func append(store: Int64, name: String, coordinate: Coordinate) throws {
-        statement.reset()
-        switch order {
-        case .file:
-            statement.bind(position, at: 2)
-            statement.bind(store, at: 3)
-        case .name, .distance:
-            statement.bind(position, at: 1)
-            statement.bind(store, at: 2)
-            statement.bind(distance?.meters(toLatitude: coordinate.latitude, longitude: coordinate.longitude) ?? 0, at: 3)
-        }
-        try statement.step()
+    mutating func append(store: Int64, coordinate: Coordinate) throws {
+        let meters = distance?.meters(toLatitude: coordinate.latitude, longitude: coordinate.longitude) ?? 0
+        try items.append(Item(position: position, store: store, distance: meters))
         position += 1
     }
 
-    /// Numbers the staged items, for the sorted orders.
-    func finish() throws {
-        statement.reset()
+    /// Writes what is pending and, for the sorted orders, numbers the staged
+    /// items.
+    mutating func finish() throws {
+        try items.finish()
         let sortKey: String
         switch order {
         case .file: return

@@ -24,6 +24,8 @@ struct StoreWriter {
     private var newStoreLines: [Int32] = []
     /// The line of each existing store this import updated.
     private var updatedStoreLines: [Int64: Int] = [:]
+    /// The attributes JSON of the row being written (one buffer for all).
+    private var attributes: [UInt8] = []
 
     init(_ db: Database) throws {
         self.db = db
@@ -76,7 +78,7 @@ struct StoreWriter {
         return .written(key: key)
     }
 
-    private func bind(_ store: Store, to statement: RawStatement) {
+    private mutating func bind(_ store: Store, to statement: RawStatement) {
         statement.bind(store.id, at: 1)
         statement.bind(store.name, at: 2)
         statement.bind(store.latitude, at: 3)
@@ -84,6 +86,7 @@ struct StoreWriter {
         statement.bind(store.address, at: 5)
         statement.bind(store.category, at: 6)
         statement.bind(store.phone, at: 7)
-        statement.bind(AttributesJSON.encode(store.attributes), at: 8)
+        let hasAttributes = AttributesJSON.encode(store.attributes, into: &attributes)
+        statement.bind(utf8: attributes, isNull: !hasAttributes, at: 8)
     }
 }

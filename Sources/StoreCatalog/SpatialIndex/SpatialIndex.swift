@@ -42,19 +42,17 @@ package enum SpatialIndex {
     /// costs more than the rest of the import together.
     package static func insert(_ entries: inout [Entry], list: Int64, _ db: Database) throws {
         entries.sort()
-        let insert = RawStatement(try db.makeStatement(sql: """
-            INSERT INTO spatial_index (band, longitude, latitude, store, list) VALUES (?, ?, ?, ?, ?)
-            """), in: db)
-        insert.bind(list, at: 5)
-        for entry in entries {
-            insert.reset()
-            insert.bind(entry.band, at: 1)
-            insert.bind(entry.longitude, at: 2)
-            insert.bind(entry.latitude, at: 3)
-            insert.bind(entry.store, at: 4)
-            try insert.step()
+        var insert = try BatchInsert<Entry>(
+            db, into: "spatial_index", columns: ["band", "longitude", "latitude", "store", "list"]
+        ) { entry, statement, first in
+            statement.bind(entry.band, at: first)
+            statement.bind(entry.longitude, at: first + 1)
+            statement.bind(entry.latitude, at: first + 2)
+            statement.bind(entry.store, at: first + 3)
+            statement.bind(list, at: first + 4)
         }
-        insert.reset()
+        for entry in entries { try insert.append(entry) }
+        try insert.finish()
     }
 
     /// Removes one membership.
