@@ -90,48 +90,31 @@ extension Carousel {
             do {
                 let report = try catalog.importList(
                     named: list, from: reader, options: ImportOptions(skipInvalid: skipInvalid, replace: replace, order: order))
-                print(json ? Self.json(report) : Self.summary(report))
+                print(json ? Self.json(report) : Self.summary(report, imported: true))
             } catch let CatalogError.rowsRejected(report) {
-                print(json ? Self.json(report) : Self.summary(report))
+                print(json ? Self.json(report) : Self.summary(report, imported: false))
                 throw CLIError(CatalogError.rowsRejected(report).description)
             }
         }
 
-        /// The `--json` document.
+        /// The `--json` document; `column` is null for a whole-row issue.
         static func json(_ report: ImportReport) -> String {
-            struct Document: Encodable {
-                var list: String
-                var imported: Int
-                var rejected: Int
-                var errors: [Issue]
+            let errors = report.issues.map { issue in
+                "{\"line\":\(issue.line),\"column\":\(issue.column.map(StoreOutput.quoted) ?? "null"),"
+                    + "\"reason\":\(StoreOutput.quoted(issue.reason))}"
             }
-            struct Issue: Encodable {
-                var line: Int
-                var column: String?
-                var reason: String
-
-                func encode(to encoder: any Encoder) throws {
-                    var container = encoder.container(keyedBy: CodingKeys.self)
-                    try container.encode(line, forKey: .line)
-                    try container.encode(column, forKey: .column)  // null for a whole-row issue
-                    try container.encode(reason, forKey: .reason)
-                }
-
-                enum CodingKeys: CodingKey { case line, column, reason }
-            }
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.withoutEscapingSlashes]
-            let document = Document(
-                list: report.list, imported: report.imported, rejected: report.rejected,
-                errors: report.issues.map { Issue(line: $0.line, column: $0.column, reason: $0.reason) })
-            return String(decoding: try! encoder.encode(document), as: UTF8.self)
+            return "{\"list\":\(StoreOutput.quoted(report.list)),\"imported\":\(report.imported),"
+                + "\"rejected\":\(report.rejected),\"errors\":[\(errors.joined(separator: ","))]}"
         }
 
         /// The human summary: counts, then the first issues.
-        static func summary(_ report: ImportReport) -> String {
+        static func summary(_ report: ImportReport, imported: Bool) -> String {
+            let rows = "\(report.rejected) row\(report.rejected == 1 ? "" : "s")"
             var lines = [
-                "Imported \(report.imported) store\(report.imported == 1 ? "" : "s") into '\(report.list)'"
-                    + (report.rejected > 0 ? "; rejected \(report.rejected) row\(report.rejected == 1 ? "" : "s"):" : "."),
+                imported
+                    ? "Imported \(report.imported) store\(report.imported == 1 ? "" : "s") into '\(report.list)'"
+                        + (report.rejected > 0 ? "; rejected \(rows):" : ".")
+                    : "Nothing imported into '\(report.list)'; \(rows) to fix:",
             ]
             lines += report.issues.prefix(listedIssues).map { "  \($0)" }
             if report.issues.count > listedIssues {

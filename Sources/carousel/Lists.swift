@@ -1,5 +1,4 @@
 import ArgumentParser
-import Foundation
 
 extension Carousel {
     /// `carousel lists`: the store lists and their sizes.
@@ -17,9 +16,8 @@ extension Carousel {
         func run() throws {
             let lists = try database.openCatalog().lists()
             if json {
-                let encoder = JSONEncoder()
-                encoder.outputFormatting = [.withoutEscapingSlashes]
-                print(String(decoding: try encoder.encode(lists), as: UTF8.self))
+                let items = lists.map { "{\"name\":\(StoreOutput.quoted($0.name)),\"count\":\($0.count)}" }
+                print("[" + items.joined(separator: ",") + "]")
             } else if lists.isEmpty {
                 print("No lists yet. Import one: carousel import FILE --list NAME")
             } else {

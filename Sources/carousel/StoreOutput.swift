@@ -57,6 +57,14 @@ struct StoreOutput {
         return text + "]"
     }
 
+    /// `text` as a JSON string literal, for the hand-written documents
+    /// (their keys in the order SPEC §8 gives them).
+    static func quoted(_ text: String) -> String {
+        var literal = ""
+        AttributesJSON.appendQuoted(text, to: &literal)
+        return literal
+    }
+
     /// The human table; "No stores." when there are none.
     func table() -> String {
         guard !rows.isEmpty else { return "No stores." }
