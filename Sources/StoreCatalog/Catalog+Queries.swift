@@ -19,73 +19,69 @@ extension Catalog {
     }
 
     private func count(_ list: Int64, _ db: Database) throws -> Int {
-        try Int.fetchOne(
-            db.cachedStatement(sql: "SELECT coalesce(max(position) + 1, 0) FROM list_items WHERE list = ?"),
-            arguments: [list])!
+        try rows(db, "SELECT coalesce(max(position) + 1, 0) FROM list_items WHERE list = ?", { $0.bind(list, at: 1) }) {
+            $0.int(0)
+        }[0]
     }
 
     /// The stores of `list` in carousel order.
     public func stores(list: String) throws -> [Store] {
         try read { db in
-            try Array(Row.fetchCursor(
-                db.cachedStatement(sql: """
+            let list = try listKey(list, db)
+            return try rows(
+                db, """
                     SELECT \(Store.columns) FROM list_items AS i JOIN stores AS s ON s.key = i.store
                     WHERE i.list = ? ORDER BY i.position
-                    """),
-                arguments: [listKey(list, db)]
-            ).map(Store.init(row:)))
+                    """,
+                { $0.bind(list, at: 1) }, Store.init)
         }
     }
 
     /// The store with id `id`, if any.
     public func store(id: String) throws -> Store? {
         try readStatement { db in
-            try Row.fetchOne(
-                db.cachedStatement(sql: "SELECT \(Store.columns) FROM stores AS s WHERE s.id = ?"), arguments: [id]
-            ).map(Store.init(row:))
+            try rows(db, "SELECT \(Store.columns) FROM stores AS s WHERE s.id = ?", { $0.bind(id, at: 1) }, Store.init)
+                .first
         }
     }
 
     /// The store at `position` (0-based) of `list`: one statement, three
     /// index seeks.
     public func store(list: String, at position: Int) throws -> Store {
-        let row = try readStatement { db in
-            try Row.fetchOne(
-                db.cachedStatement(sql: """
-                    SELECT \(Store.columns)
-                    FROM lists AS l
-                    JOIN list_items AS i ON i.list = l.key AND i.position = ?2
-                    JOIN stores AS s ON s.key = i.store
-                    WHERE l.name = ?1
-                    """),
-                arguments: [list, position])
-        }
-        guard let row else { throw try missingPosition(position, in: list) }
-        return try Store(row: row)
+        try at(position, of: list, columns: Store.columns, Store.init)
     }
 
     /// Where the store at `position` of `list` is, without the rest of it:
     /// what the map side needs per focused card.
     public func location(list: String, at position: Int) throws -> StoreLocation {
-        let location = try readStatement { db in
-            try Row.fetchOne(
-                db.cachedStatement(sql: """
-                    SELECT s.id, s.latitude, s.longitude
+        try at(position, of: list, columns: "s.id, s.latitude, s.longitude") {
+            StoreLocation(id: $0.text(0) ?? "", latitude: $0.double(1), longitude: $0.double(2))
+        }
+    }
+
+    /// `columns` of the store at `position` of `list`, or why there is none.
+    private func at<T>(
+        _ position: Int, of list: String, columns: String, _ decode: (RawStatement) throws -> T
+    ) throws -> T {
+        let found = try readStatement { db in
+            try rows(
+                db, """
+                    SELECT \(columns)
                     FROM lists AS l
                     JOIN list_items AS i ON i.list = l.key AND i.position = ?2
                     JOIN stores AS s ON s.key = i.store
                     WHERE l.name = ?1
-                    """),
-                arguments: [list, position]
-            ).map { StoreLocation(id: $0[0], latitude: $0[1], longitude: $0[2]) }
+                    """,
+                {
+                    $0.bind(list, at: 1)
+                    $0.bind(Int64(position), at: 2)
+                }, decode
+            ).first
         }
-        guard let location else { throw try missingPosition(position, in: list) }
-        return location
-    }
-
-    /// Why a position lookup found nothing: no such list, or out of range.
-    private func missingPosition(_ position: Int, in list: String) throws -> CatalogError {
-        .positionOutOfRange(list: list, position: position, count: try count(list: list))
+        guard let found else {
+            throw CatalogError.positionOutOfRange(list: list, position: position, count: try count(list: list))
+        }
+        return found
     }
 
     /// The `limit` stores nearest to `origin` by great-circle distance,
@@ -112,15 +108,14 @@ extension Catalog {
         let maxRadius = try checkNearest(origin, limit: limit, withinMeters: withinMeters)
         let meter = DistanceFrom(origin)
         return try read { db in
-            let rows = try Row.fetchCursor(
-                db.cachedStatement(sql: list == nil
-                    ? "SELECT key, latitude, longitude FROM stores"
-                    : "SELECT s.key, s.latitude, s.longitude FROM list_items AS i JOIN stores AS s ON s.key = i.store WHERE i.list = ?"),
-                arguments: list == nil ? [] : [try listKey(list!, db)])
+            let list = try list.map { try listKey($0, db) }
+            let sql = list == nil
+                ? "SELECT key, latitude, longitude FROM stores"
+                : "SELECT s.key, s.latitude, s.longitude FROM list_items AS i JOIN stores AS s ON s.key = i.store WHERE i.list = ?"
             var found: [(store: Int64, distance: Double)] = []
-            while let row = try rows.next() {
-                let distance = meter.meters(toLatitude: row[1], longitude: row[2])
-                if distance <= maxRadius { found.append((row[0], distance)) }
+            _ = try rows(db, sql, { if let list { $0.bind(list, at: 1) } }) { row in
+                let distance = meter.meters(toLatitude: row.double(1), longitude: row.double(2))
+                if distance <= maxRadius { found.append((row.int64(0), distance)) }
             }
             found.sort { ($0.distance, $0.store) < ($1.distance, $1.store) }
             return try found.prefix(limit).map { StoreDistance(store: try store(key: $0.store, db), distanceMeters: $0.distance) }
@@ -150,9 +145,23 @@ extension Catalog {
     }
 
     private func store(key: Int64, _ db: Database) throws -> Store {
-        guard let row = try Row.fetchOne(
-            db.cachedStatement(sql: "SELECT \(Store.columns) FROM stores AS s WHERE s.key = ?"), arguments: [key])
+        guard let store = try rows(
+            db, "SELECT \(Store.columns) FROM stores AS s WHERE s.key = ?", { $0.bind(key, at: 1) }, Store.init
+        ).first
         else { throw CatalogError.database("the spatial index names store \(key), which is missing") }
-        return try Store(row: row)
+        return store
+    }
+
+    /// Runs a cached statement through the C API: `bind`, then `decode`
+    /// each row. GRDB's `Row` costs more per row than these lookups.
+    func rows<T>(
+        _ db: Database, _ sql: String, _ bind: (RawStatement) -> Void, _ decode: (RawStatement) throws -> T
+    ) throws -> [T] {
+        let statement = try RawStatement.cached(sql, in: db)
+        defer { statement.reset() }
+        bind(statement)
+        var decoded: [T] = []
+        while try statement.step() { decoded.append(try decode(statement)) }
+        return decoded
     }
 }

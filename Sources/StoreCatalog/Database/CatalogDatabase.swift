@@ -4,6 +4,9 @@ import GRDB
 /// Opens the SQLite connection behind a ``Catalog``: WAL for files, a private
 /// in-memory database for tests, migrated either way.
 package enum CatalogDatabase {
+    /// The most of the file mapped into memory for reading.
+    static let mmapSize = 1 << 30
+
     /// What a user calls the database in messages.
     static let inMemoryName = ":memory:"
 
@@ -16,6 +19,13 @@ package enum CatalogDatabase {
         configuration.journalMode = .wal
         // Another process importing: wait for it rather than fail at once.
         configuration.busyMode = .timeout(10)
+        configuration.prepareDatabase { db in
+            // Read pages straight from the OS page cache instead of one
+            // pread per page missing from SQLite's 2 MB cache: a random
+            // store lookup on the 234,908-place catalog goes from ~9 µs to
+            // ~3 µs. Address space only; what is resident stays the OS's.
+            try db.execute(sql: "PRAGMA mmap_size = \(mmapSize)")
+        }
         let queue: DatabaseQueue
         do {
             queue = try DatabaseQueue(path: path, configuration: configuration)

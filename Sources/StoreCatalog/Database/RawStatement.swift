@@ -11,6 +11,11 @@ package struct RawStatement {
     private let handle: SQLiteStatement
     private let connection: SQLiteConnection
 
+    /// The connection's cached statement for `sql`, prepared once.
+    package static func cached(_ sql: String, in db: Database) throws -> RawStatement {
+        RawStatement(try db.cachedStatement(sql: sql), in: db)
+    }
+
     package init(_ statement: Statement, in db: Database) {
         self.statement = statement
         handle = statement.sqliteStatement
@@ -76,6 +81,14 @@ package struct RawStatement {
     }
 
     package func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
+    package func int(_ column: Int32) -> Int { Int(sqlite3_column_int64(handle, column)) }
+
+    /// The column's text, nil for NULL.
+    package func text(_ column: Int32) -> String? {
+        guard let characters = sqlite3_column_text(handle, column) else { return nil }
+        let count = Int(sqlite3_column_bytes(handle, column))
+        return String(decoding: UnsafeBufferPointer(start: characters, count: count), as: UTF8.self)
+    }
     package func double(_ column: Int32) -> Double { sqlite3_column_double(handle, column) }
 
     /// Rows changed by the last completed step of this connection.
