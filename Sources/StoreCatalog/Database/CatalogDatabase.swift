@@ -58,7 +58,7 @@ package enum CatalogDatabase {
         case .SQLITE_NOTADB, .SQLITE_CORRUPT:
             .notACatalog(path: path, reason: error.message ?? "not a SQLite database")
         case .SQLITE_CANTOPEN:
-            .database("cannot open \(path): check that its folder exists and is writable")
+            .database("cannot open \(path): it must be a database file in an existing, writable folder")
         default:
             .database(error.message ?? "\(error)")
         }
