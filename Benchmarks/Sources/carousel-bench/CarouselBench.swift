@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import StoreCatalog
 
 /// `carousel-bench`: SPEC §10's benchmarks, side by side with their peers
 /// (sqlite3, OpenCombine), printed as one table. `scripts/benchmark` builds
@@ -44,7 +45,7 @@ struct CarouselBench: ParsableCommand {
             loadAtEnd: ""
         )
         let selected = only.map { [$0] } ?? Benchmark.allCases
-        if selected != [.pipeline], !FileManager.default.isExecutableFile(atPath: carousel) {
+        guard FileManager.default.isExecutableFile(atPath: carousel) else {
             throw BenchError("\(carousel) is not an executable: build it (swift build -c release) or pass --carousel")
         }
         let workspace = try Workspace(carousel: carousel, dataFile: dataFile)
@@ -52,11 +53,16 @@ struct CarouselBench: ParsableCommand {
             try ImportBenchmark(workspace: workspace, runs: sizes.importRuns).run(into: &report)
         }
         if selected.contains(.pipeline) {
-            progress("pipeline: reading \(dataFile.lastPathComponent)")
-            let stores = try StoreDirectory.reading(dataFile)
+            let catalog = try Catalog(path: try workspace.catalog().path)
             try PipelineBenchmark(
-                stores: stores, storesSource: dataFile.lastPathComponent,
+                stores: try StoreDirectory.loading(list: workspace.listName, from: catalog),
                 eventCount: sizes.pipelineEvents, runs: sizes.pipelineRuns
+            ).run(into: &report)
+        }
+        if selected.contains(.queries) {
+            try QueryBenchmark(
+                workspace: workspace, positionQueries: sizes.positionQueries, nearestQueries: sizes.nearestQueries,
+                scanQueries: sizes.scanQueries, boxQueries: sizes.boxQueries
             ).run(into: &report)
         }
         report.loadAtEnd = Machine.loadAverage()

@@ -5,9 +5,8 @@ import Foundation
 /// time, on our observable and on OpenCombine; events per second both ways,
 /// and the two outputs checked identical.
 struct PipelineBenchmark {
+    /// The imported list, in memory: the lookup both pipelines call.
     var stores: StoreDirectory
-    /// Where the stores came from, for the notes.
-    var storesSource: String
     var eventCount: Int
     /// Runs of each pipeline, alternating ours and the peer's so that a
     /// change in machine load hits both alike; the median counts.
@@ -64,7 +63,8 @@ struct PipelineBenchmark {
             pipeline: \(Format.count(events.count)) frames at 60 fps (\(Int(span)) virtual minutes of drags and \
             flings, seed \(String(seed, radix: 16))), median of \(runs) alternating runs; both emitted the same \
             \(Format.count(emissionCount)) (time, index, store id) values; lookup: an in-memory array of \
-            (id, latitude, longitude) read from \(storesSource)
+            (id, latitude, longitude) of the \(Format.count(stores.count)) stores, loaded from the imported \
+            catalog's list (`Catalog.stores(list:)`)
             """)
     }
 }

@@ -1,4 +1,3 @@
-import Foundation
 import StoreCatalog
 
 /// A store list in carousel order, in memory: the store lookup both focus
@@ -26,23 +25,12 @@ struct StoreDirectory: Sendable {
         entries[position]
     }
 
-    /// Every entry, in list order (query points are drawn from them).
-    var all: [Entry] { entries }
-
-    /// The valid rows of a store file, in file order, read with the
-    /// catalog's own streaming reader.
-    static func reading(_ url: URL) throws -> StoreDirectory {
-        guard let format = ImportFormat(path: url.path) else {
-            throw BenchError("\(url.path): unknown store file format; give a .csv, .tsv, .json, .jsonl or .geojson file")
+    /// The stores of `list` in `catalog`, in carousel order.
+    static func loading(list: String, from catalog: Catalog) throws -> StoreDirectory {
+        let entries = try catalog.stores(list: list).map { store in
+            Entry(id: store.id, latitude: store.latitude, longitude: store.longitude)
         }
-        var reader = try makeStoreRowReader(for: url, format: format)
-        var entries: [Entry] = []
-        while let row = try reader.next() {
-            if case .valid(let store, _) = row {
-                entries.append(Entry(id: store.id, latitude: store.latitude, longitude: store.longitude))
-            }
-        }
-        guard !entries.isEmpty else { throw BenchError("\(url.path): no valid store to benchmark with") }
+        guard !entries.isEmpty else { throw BenchError("the list \(list) is empty: nothing to benchmark with") }
         return StoreDirectory(entries: entries)
     }
 }
