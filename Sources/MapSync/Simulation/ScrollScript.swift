@@ -101,10 +101,10 @@ extension ScrollScript {
     /// it yourself on a script built in code.
     public func validate() throws(ScrollScriptError) {
         if let debounceMs, !(debounceMs.isFinite && debounceMs >= 0) {
-            throw ScrollScriptError("layout.debounceMs must be a finite number of ms ≥ 0 (got \(debounceMs))")
+            throw ScrollScriptError("layout.debounceMs must be a finite number of ms ≥ 0 (got \(ScrollScriptError.format(debounceMs)))")
         }
         if let zoom, !(zoom.isFinite && zoom >= 0) {
-            throw ScrollScriptError("layout.zoom must be a finite zoom level ≥ 0 (got \(zoom))")
+            throw ScrollScriptError("layout.zoom must be a finite zoom level ≥ 0 (got \(ScrollScriptError.format(zoom)))")
         }
         var previous = 0.0
         for (position, event) in events.enumerated() {
