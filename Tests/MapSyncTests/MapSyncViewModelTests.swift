@@ -18,6 +18,18 @@ import Testing
         return recorder
     }
 
+    /// A view model showing `stores` on the default layout, resting on card
+    /// 0, with its camera and marker recorded.
+    private func loaded(
+        debounceMs: Milliseconds = 250, zoom: Double = 16
+    ) throws -> (MapSyncViewModel, EventRecorder<TimelineEntry.Kind>, CarouselLayout) {
+        let viewModel = MapSyncViewModel(scheduler: scheduler, debounceMs: debounceMs, zoom: zoom)
+        let map = recordMap(viewModel)
+        let layout = try layout(stores.count)
+        try viewModel.load(stores, layout: layout)
+        return (viewModel, map, layout)
+    }
+
     /// Sends a frame resting on data item `index` at `time`, on the input lane.
     private func frame(_ viewModel: MapSyncViewModel, at time: Milliseconds, focus index: Int, in layout: CarouselLayout) {
         let offset = layout.rest(layout.firstDataItem + index)
@@ -35,20 +47,14 @@ import Testing
     }
 
     @Test func framesThatKeepTheInitialFocusEmitNothingMore() throws {
-        let viewModel = MapSyncViewModel(scheduler: scheduler)
-        let map = recordMap(viewModel)
-        let layout = try layout(8)
-        try viewModel.load(stores, layout: layout)
+        let (viewModel, map, layout) = try loaded()
         for t in stride(from: 0.0, through: 1000, by: 100) { frame(viewModel, at: t, focus: 0, in: layout) }
         scheduler.run()
         expectEvents(map.events, selection(0, 0, previous: nil, in: stores))
     }
 
     @Test func aFocusChangeEmitsDebounceMsAfterTheLastFrame() throws {
-        let viewModel = MapSyncViewModel(scheduler: scheduler)
-        let map = recordMap(viewModel)
-        let layout = try layout(8)
-        try viewModel.load(stores, layout: layout)
+        let (viewModel, map, layout) = try loaded()
         // Card 1 reported every 100 ms until 600: the camera waits for the silence.
         for t in stride(from: 100.0, through: 600, by: 100) { frame(viewModel, at: t, focus: 1, in: layout) }
         scheduler.run()
@@ -57,10 +63,7 @@ import Testing
 
     @Test func backAndForthWithinTheWindowEmitsNothing() throws {
         // A → B → A inside 250 ms: debounce keeps A, distinct drops it (debounce first, then distinct).
-        let viewModel = MapSyncViewModel(scheduler: scheduler)
-        let map = recordMap(viewModel)
-        let layout = try layout(8)
-        try viewModel.load(stores, layout: layout)
+        let (viewModel, map, layout) = try loaded()
         frame(viewModel, at: 100, focus: 1, in: layout)
         frame(viewModel, at: 200, focus: 0, in: layout)
         scheduler.run()
@@ -70,10 +73,7 @@ import Testing
     @Test func aFrameAtTheInstantTheTimerFallsDueRestartsIt() throws {
         // Inputs before timers at equal times (SPEC §5): the frame at 350
         // (card 2) lands before the timer armed for card 1 at 350.
-        let viewModel = MapSyncViewModel(scheduler: scheduler)
-        let map = recordMap(viewModel)
-        let layout = try layout(8)
-        try viewModel.load(stores, layout: layout)
+        let (viewModel, map, layout) = try loaded()
         frame(viewModel, at: 100, focus: 1, in: layout)
         frame(viewModel, at: 350, focus: 2, in: layout)
         scheduler.run()
@@ -108,10 +108,7 @@ import Testing
     }
 
     @Test func aNewListResetsTheInitialEmissionAndDropsThePendingValue() throws {
-        let viewModel = MapSyncViewModel(scheduler: scheduler)
-        let map = recordMap(viewModel)
-        let layout = try layout(8)
-        try viewModel.load(stores, layout: layout)
+        let (viewModel, map, layout) = try loaded()
         frame(viewModel, at: 100, focus: 3, in: layout)  // pending until 350…
         let other = InMemoryStoreDirectory(Array(stores.pins.reversed()))
         _ = scheduler.schedule(at: 200, lane: .input) { try? viewModel.load(other, layout: layout) }  // …dropped here
@@ -154,10 +151,7 @@ import Testing
     }
 
     @Test func finishFlushesThePendingValueAtOnce() throws {
-        let viewModel = MapSyncViewModel(scheduler: scheduler)
-        let map = recordMap(viewModel)
-        let layout = try layout(8)
-        try viewModel.load(stores, layout: layout)
+        let (viewModel, map, layout) = try loaded()
         frame(viewModel, at: 100, focus: 4, in: layout)
         _ = scheduler.schedule(at: 200, lane: .input) { viewModel.finish() }
         scheduler.run()
@@ -165,10 +159,7 @@ import Testing
     }
 
     @Test func zeroDebouncePassesEveryChangeThroughAtOnce() throws {
-        let viewModel = MapSyncViewModel(scheduler: scheduler, debounceMs: 0, zoom: 14)
-        let map = recordMap(viewModel)
-        let layout = try layout(8)
-        try viewModel.load(stores, layout: layout)
+        let (viewModel, map, layout) = try loaded(debounceMs: 0, zoom: 14)
         frame(viewModel, at: 10, focus: 1, in: layout)
         frame(viewModel, at: 20, focus: 1, in: layout)
         frame(viewModel, at: 30, focus: 2, in: layout)
