@@ -28,7 +28,12 @@ let package = Package(
     targets: [
         .target(
             name: "StoreCatalog",
-            dependencies: [.product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [.product(name: "GRDB", package: "GRDB.swift")],
+            // The schema's SQL, compiled into the binary so that it migrates
+            // a database from any directory, copied anywhere (SPEC §3).
+            // `Sources/StoreCatalog/Migrations` links to the top-level
+            // `Migrations/`, the single source of truth.
+            resources: [.embedInCode("Migrations")]
         ),
         .target(name: "CarouselEngine"),
         .target(name: "Observables"),

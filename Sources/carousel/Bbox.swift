@@ -1,16 +1,43 @@
 import ArgumentParser
+import StoreCatalog
 
-// Placeholder so the command tree compiles while the command is being built;
-// replaced by its real implementation.
 extension Carousel {
+    /// `carousel bbox`: the stores in a latitude/longitude box.
     struct Bbox: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "bbox",
-            abstract: "The stores inside a bounding box."
+            abstract: "Print the stores inside a bounding box.",
+            discussion: "West greater than east means the box crosses the antimeridian (longitude ±180)."
         )
 
+        @OptionGroup var database: DatabaseOptions
+
+        @Option(help: "Southern edge (latitude).") var south: Double
+        @Option(help: "Western edge (longitude).") var west: Double
+        @Option(help: "Northern edge (latitude).") var north: Double
+        @Option(help: "Eastern edge (longitude).") var east: Double
+
+        @Option(help: "Only stores of this list.")
+        var list: String?
+
+        @Flag(help: "Print a JSON array of stores.")
+        var json = false
+
+        func validate() throws {
+            _ = try box()
+        }
+
+        private func box() throws -> BoundingBox {
+            do {
+                return try BoundingBox(south: south, west: west, north: north, east: east)
+            } catch {
+                throw ValidationError(error.description)
+            }
+        }
+
         func run() throws {
-            throw CLIError("'bbox' is not available yet")
+            let stores = try database.openCatalog().stores(in: box(), list: list)
+            StoreOutput(stores).print(json: json)
         }
     }
 }

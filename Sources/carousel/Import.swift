@@ -1,16 +1,126 @@
 import ArgumentParser
+import Foundation
+import StoreCatalog
 
-// Placeholder so the command tree compiles while the command is being built;
-// replaced by its real implementation.
 extension Carousel {
+    /// `carousel import FILE --list NAME`: a store list into the catalog.
     struct Import: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "import",
-            abstract: "Import a store list."
+            abstract: "Import a store list.",
+            discussion: """
+                Formats: csv, tsv, json (an array of objects), jsonl, geojson (Point features), \
+                chosen by the file's extension or --format. Every row is checked first: unless \
+                --skip-invalid is given, one bad row (or an id repeated in the file) imports \
+                nothing. Stores already in the catalog (same id) are updated.
+                """
         )
 
+        enum Order: String, ExpressibleByArgument, CaseIterable {
+            case file, name, distance
+        }
+
+        /// How many issues the human output lists before "… and N more".
+        static let listedIssues = 20
+
+        @OptionGroup var database: DatabaseOptions
+
+        @Argument(help: "The file to import.")
+        var file: String
+
+        @Option(help: "The name of the list to create (or replace).")
+        var list: String
+
+        @Option(help: ArgumentHelp(
+            "The file's format, when its extension does not say.",
+            valueName: ImportFormat.allCases.map(\.rawValue).joined(separator: "|")))
+        var format: String?
+
+        @Flag(help: "Replace the list if it exists, atomically.")
+        var replace = false
+
+        @Flag(help: "Import the valid rows and report the others, instead of importing nothing.")
+        var skipInvalid = false
+
+        @Option(help: "The carousel order: as in the file, by name, or by distance from --from.")
+        var order: Order = .file
+
+        @Option(help: ArgumentHelp("The point --order distance measures from.", valueName: "lat,lng"))
+        var from: String?
+
+        @Flag(help: "Print JSON: {\"list\", \"imported\", \"rejected\", \"errors\": [{\"line\", \"column\", \"reason\"}]}.")
+        var json = false
+
+        func validate() throws {
+            _ = try importFormat()
+            _ = try DistanceOrigin.parse(from, required: order == .distance, flag: "--order distance")
+            guard !list.allSatisfy(\.isWhitespace) else { throw ValidationError("--list needs a name") }
+        }
+
+        private func importFormat() throws -> ImportFormat {
+            if let format {
+                guard let known = ImportFormat(rawValue: format.lowercased()) else {
+                    throw ValidationError("unknown --format '\(format)'; use one of \(Self.formatNames)")
+                }
+                return known
+            }
+            guard let inferred = ImportFormat(path: file) else {
+                throw ValidationError("cannot tell the format of '\(file)' from its extension; pass --format \(Self.formatNames)")
+            }
+            return inferred
+        }
+
+        private static var formatNames: String { ImportFormat.allCases.map(\.rawValue).joined(separator: ", ") }
+
         func run() throws {
-            throw CLIError("'import' is not available yet")
+            let url = URL(fileURLWithPath: file)
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue else {
+                throw CLIError("no such file: \(file)")
+            }
+            let order: ImportOrder =
+                switch self.order {
+                case .file: .file
+                case .name: .name
+                case .distance: .distance(from: try DistanceOrigin.parse(from, required: true, flag: "--order distance")!)
+                }
+            // The file first: a bad file must not create a database.
+            let reader = try makeStoreRowReader(for: url, format: importFormat())
+            let catalog = try database.openCatalog()
+            do {
+                let report = try catalog.importList(
+                    named: list, from: reader, options: ImportOptions(skipInvalid: skipInvalid, replace: replace, order: order))
+                print(json ? Self.json(report) : Self.summary(report, imported: true))
+            } catch let CatalogError.rowsRejected(report) {
+                print(json ? Self.json(report) : Self.summary(report, imported: false))
+                throw CLIError(CatalogError.rowsRejected(report).description)
+            }
+        }
+
+        /// The `--json` document; `column` is null for a whole-row issue.
+        static func json(_ report: ImportReport) -> String {
+            let errors = report.issues.map { issue in
+                "{\"line\":\(issue.line),\"column\":\(issue.column.map(StoreOutput.quoted) ?? "null"),"
+                    + "\"reason\":\(StoreOutput.quoted(issue.reason))}"
+            }
+            return "{\"list\":\(StoreOutput.quoted(report.list)),\"imported\":\(report.imported),"
+                + "\"rejected\":\(report.rejected),\"errors\":[\(errors.joined(separator: ","))]}"
+        }
+
+        /// The human summary: counts, then the first issues.
+        static func summary(_ report: ImportReport, imported: Bool) -> String {
+            let rows = "\(report.rejected) row\(report.rejected == 1 ? "" : "s")"
+            var lines = [
+                imported
+                    ? "Imported \(report.imported) store\(report.imported == 1 ? "" : "s") into '\(report.list)'"
+                        + (report.rejected > 0 ? "; rejected \(rows):" : ".")
+                    : "Nothing imported into '\(report.list)'; \(rows) to fix:",
+            ]
+            lines += report.issues.prefix(listedIssues).map { "  \($0)" }
+            if report.issues.count > listedIssues {
+                lines.append("  … and \(report.issues.count - listedIssues) more")
+            }
+            return lines.joined(separator: "\n")
         }
     }
 }

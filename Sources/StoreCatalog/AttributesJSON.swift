@@ -1,0 +1,176 @@
+/// The `stores.attributes` column: a flat JSON object of strings.
+///
+/// Written by hand because it sits on the import's hot path (one object per
+/// row: Foundation's encoder costs more than the row's whole SQLite insert)
+/// and on every store read. Keys are sorted, so equal attributes are equal
+/// text.
+package enum AttributesJSON {
+    /// `{"key":"value",…}` with sorted keys; nil for no attributes.
+    package static func encode(_ attributes: [String: String]) -> String? {
+        var bytes: [UInt8] = []
+        guard encode(attributes, into: &bytes) else { return nil }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Replaces `bytes` with the UTF-8 of ``encode(_:)``: the importer reuses
+    /// one buffer for every row. False (and `bytes` empty) for no attributes.
+    package static func encode(_ attributes: [String: String], into bytes: inout [UInt8]) -> Bool {
+        bytes.removeAll(keepingCapacity: true)
+        guard !attributes.isEmpty else { return false }
+        var pairs = Array(attributes)
+        if pairs.count > 1 { pairs.sort { $0.key < $1.key } }
+        bytes.append(0x7B)  // {
+        for (index, pair) in pairs.enumerated() {
+            if index > 0 { bytes.append(0x2C) }  // ,
+            appendQuoted(pair.key, to: &bytes)
+            bytes.append(0x3A)  // :
+            appendQuoted(pair.value, to: &bytes)
+        }
+        bytes.append(0x7D)  // }
+        return true
+    }
+
+    /// Appends `string` as a JSON string literal (RFC 8259 §7): quotes,
+    /// backslashes and control characters escaped, the rest as is.
+    package static func appendQuoted(_ string: String, to text: inout String) {
+        var bytes: [UInt8] = []
+        appendQuoted(string, to: &bytes)
+        text += String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// ``appendQuoted(_:to:)-(_,String)`` into UTF-8 bytes.
+    package static func appendQuoted(_ string: String, to bytes: inout [UInt8]) {
+        bytes.append(0x22)
+        let utf8 = string.utf8
+        if !utf8.contains(where: { $0 == 0x22 || $0 == 0x5C || $0 < 0x20 }) {
+            bytes.append(contentsOf: utf8)
+        } else {
+            for byte in utf8 {
+                switch byte {
+                case 0x22: bytes += [0x5C, 0x22]  // \"
+                case 0x5C: bytes += [0x5C, 0x5C]  // \\
+                case 0x0A: bytes += [0x5C, 0x6E]  // \n
+                case 0x0D: bytes += [0x5C, 0x72]  // \r
+                case 0x09: bytes += [0x5C, 0x74]  // \t
+                case ..<0x20:  // \u00XX
+                    let hex = Array("0123456789abcdef".utf8)
+                    bytes += [0x5C, 0x75, 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
+                default: bytes.append(byte)
+                }
+            }
+        }
+        bytes.append(0x22)
+    }
+
+    /// Reads back what ``encode(_:)`` wrote (any flat JSON object of strings).
+    package static func decode(_ text: String) throws(CatalogError) -> [String: String] {
+        var parser = Parser(bytes: Array(text.utf8))
+        guard let object = parser.object() else {
+            throw .database("stored attributes are not a JSON object of strings: \(text.prefix(80))")
+        }
+        return object
+    }
+
+    /// A strict parser for `{"k":"v",…}` with optional whitespace.
+    private struct Parser {
+        let bytes: [UInt8]
+        var index = 0
+
+        mutating func object() -> [String: String]? {
+            var result: [String: String] = [:]
+            skipSpaces()
+            guard take(0x7B) else { return nil }  // {
+            skipSpaces()
+            if take(0x7D) { return atEnd() ? result : nil }  // }, empty
+            repeat {
+                skipSpaces()
+                guard let key = string() else { return nil }
+                skipSpaces()
+                guard take(0x3A) else { return nil }  // :
+                skipSpaces()
+                guard let value = string() else { return nil }
+                result[key] = value
+                skipSpaces()
+            } while take(0x2C)  // ,
+            guard take(0x7D) else { return nil }  // }
+            return atEnd() ? result : nil
+        }
+
+        private mutating func string() -> String? {
+            guard take(0x22) else { return nil }
+            var start = index
+            var scalars = String.UnicodeScalarView()
+            var escaped = false
+            while index < bytes.count {
+                switch bytes[index] {
+                case 0x22:  // closing quote
+                    let tail = String(decoding: bytes[start..<index], as: UTF8.self)
+                    index += 1
+                    guard escaped else { return tail }
+                    scalars.append(contentsOf: tail.unicodeScalars)
+                    return String(scalars)
+                case 0x5C:  // backslash
+                    escaped = true
+                    scalars.append(contentsOf: String(decoding: bytes[start..<index], as: UTF8.self).unicodeScalars)
+                    index += 1
+                    guard let scalar = escape() else { return nil }
+                    scalars.append(scalar)
+                    start = index
+                case let byte where byte < 0x20:
+                    return nil
+                default:
+                    index += 1
+                }
+            }
+            return nil
+        }
+
+        /// The character after a backslash (index is just past it).
+        private mutating func escape() -> Unicode.Scalar? {
+            guard index < bytes.count else { return nil }
+            let byte = bytes[index]
+            index += 1
+            switch byte {
+            case 0x22: return "\""
+            case 0x5C: return "\\"
+            case 0x2F: return "/"
+            case 0x62: return "\u{8}"
+            case 0x66: return "\u{C}"
+            case 0x6E: return "\n"
+            case 0x72: return "\r"
+            case 0x74: return "\t"
+            case 0x75:  // uXXXX, maybe a surrogate pair
+                guard let high = hex4() else { return nil }
+                if (0xD800..<0xDC00).contains(high) {
+                    guard take(0x5C), take(0x75), let low = hex4(), (0xDC00..<0xE000).contains(low) else { return nil }
+                    return Unicode.Scalar(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00))
+                }
+                return Unicode.Scalar(high)
+            default: return nil
+            }
+        }
+
+        private mutating func hex4() -> UInt32? {
+            guard index + 4 <= bytes.count,
+                  let value = UInt32(String(decoding: bytes[index..<index + 4], as: UTF8.self), radix: 16)
+            else { return nil }
+            index += 4
+            return value
+        }
+
+        private mutating func take(_ byte: UInt8) -> Bool {
+            guard index < bytes.count, bytes[index] == byte else { return false }
+            index += 1
+            return true
+        }
+
+        private mutating func skipSpaces() {
+            while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
+        }
+
+        private mutating func atEnd() -> Bool {
+            skipSpaces()
+            return index == bytes.count
+        }
+    }
+}

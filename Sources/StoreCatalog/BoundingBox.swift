@@ -1,0 +1,42 @@
+/// A latitude/longitude box: `south…north` × `west…east`, in degrees.
+///
+/// `west > east` means the box crosses the antimeridian: it runs east from
+/// `west` to 180 and on from −180 to `east` (SPEC §6).
+public struct BoundingBox: Sendable, Hashable, Codable, CustomStringConvertible {
+    public let south: Double
+    public let west: Double
+    public let north: Double
+    public let east: Double
+
+    /// A box, checked: every edge finite and in range, `south <= north`.
+    public init(south: Double, west: Double, north: Double, east: Double) throws(CatalogError) {
+        for (edge, value, limit) in [
+            ("south", south, 90.0), ("north", north, 90.0), ("west", west, 180.0), ("east", east, 180.0),
+        ] where !(value.isFinite && abs(value) <= limit) {
+            throw .invalidArgument("bounding box \(edge) \(value) is outside -\(Int(limit))...\(Int(limit))")
+        }
+        guard south <= north else {
+            throw .invalidArgument("bounding box south \(south) is above north \(north); swap them")
+        }
+        self.south = south
+        self.west = west
+        self.north = north
+        self.east = east
+    }
+
+    /// True when the box wraps across longitude ±180.
+    public var crossesAntimeridian: Bool { west > east }
+
+    /// True when `coordinate` lies in the box (edges included).
+    public func contains(_ coordinate: Coordinate) -> Bool {
+        (south...north).contains(coordinate.latitude)
+            && longitudeRanges.contains { $0.contains(coordinate.longitude) }
+    }
+
+    /// The longitudes covered: one range, or two across the antimeridian.
+    package var longitudeRanges: [ClosedRange<Double>] {
+        crossesAntimeridian ? [west...180, -180...east] : [west...east]
+    }
+
+    public var description: String { "south \(south), west \(west), north \(north), east \(east)" }
+}

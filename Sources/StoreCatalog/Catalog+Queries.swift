@@ -1,0 +1,167 @@
+import GRDB
+
+extension Catalog {
+    /// Every list with its store count, by name.
+    public func lists() throws -> [ListSummary] {
+        try readStatement { db in
+            try Row.fetchAll(db, sql: """
+                SELECT name, coalesce((SELECT max(position) + 1 FROM list_items WHERE list = lists.key), 0)
+                FROM lists ORDER BY name
+                """
+            ).map { ListSummary(name: $0[0], count: $0[1]) }
+        }
+    }
+
+    /// How many stores `list` holds. Positions are dense, so this is the
+    /// last position + 1: one index seek, not a count.
+    public func count(list: String) throws -> Int {
+        try read { db in try count(listKey(list, db), db) }
+    }
+
+    private func count(_ list: Int64, _ db: Database) throws -> Int {
+        try rows(db, "SELECT coalesce(max(position) + 1, 0) FROM list_items WHERE list = ?", { $0.bind(list, at: 1) }) {
+            $0.int(0)
+        }[0]
+    }
+
+    /// The stores of `list` in carousel order.
+    public func stores(list: String) throws -> [Store] {
+        try read { db in
+            let list = try listKey(list, db)
+            return try rows(
+                db, """
+                    SELECT \(Store.columns) FROM list_items AS i JOIN stores AS s ON s.key = i.store
+                    WHERE i.list = ? ORDER BY i.position
+                    """,
+                { $0.bind(list, at: 1) }, Store.init)
+        }
+    }
+
+    /// The store with id `id`, if any.
+    public func store(id: String) throws -> Store? {
+        try readStatement { db in
+            try rows(db, "SELECT \(Store.columns) FROM stores AS s WHERE s.id = ?", { $0.bind(id, at: 1) }, Store.init)
+                .first
+        }
+    }
+
+    /// The store at `position` (0-based) of `list`: one statement, three
+    /// index seeks.
+    public func store(list: String, at position: Int) throws -> Store {
+        try at(position, of: list, columns: Store.columns, Store.init)
+    }
+
+    /// Where the store at `position` of `list` is, without the rest of it:
+    /// what the map side needs per focused card.
+    public func location(list: String, at position: Int) throws -> StoreLocation {
+        try at(position, of: list, columns: "s.id, s.latitude, s.longitude") {
+            StoreLocation(id: $0.text(0) ?? "", latitude: $0.double(1), longitude: $0.double(2))
+        }
+    }
+
+    /// `columns` of the store at `position` of `list`, or why there is none.
+    private func at<T>(
+        _ position: Int, of list: String, columns: String, _ decode: (RawStatement) throws -> T
+    ) throws -> T {
+        let found = try readStatement { db in
+            try rows(
+                db, """
+                    SELECT \(columns)
+                    FROM lists AS l
+                    JOIN list_items AS i ON i.list = l.key AND i.position = ?2
+                    JOIN stores AS s ON s.key = i.store
+                    WHERE l.name = ?1
+                    """,
+                {
+                    $0.bind(list, at: 1)
+                    $0.bind(Int64(position), at: 2)
+                }, decode
+            ).first
+        }
+        guard let found else {
+            throw CatalogError.positionOutOfRange(list: list, position: position, count: try count(list: list))
+        }
+        return found
+    }
+
+    /// The `limit` stores nearest to `origin` by great-circle distance,
+    /// nearest first, optionally only within `withinMeters` and only of
+    /// `list`. Exact, searched over the spatial index.
+    public func nearest(
+        to origin: Coordinate, limit: Int = 10, withinMeters: Double? = nil, list: String? = nil
+    ) throws -> [StoreDistance] {
+        let maxRadius = try checkNearest(origin, limit: limit, withinMeters: withinMeters)
+        return try read { db in
+            let search = NearestSearch(
+                origin: origin, limit: limit, maxRadius: maxRadius, list: try list.map { try listKey($0, db) })
+            return try search.run(db).map { found in
+                StoreDistance(store: try store(key: found.store, db), distanceMeters: found.distance)
+            }
+        }
+    }
+
+    /// ``nearest(to:limit:withinMeters:list:)`` the slow way, measuring every
+    /// store: the reference the spatial index is benchmarked against.
+    public func nearestByFullScan(
+        to origin: Coordinate, limit: Int = 10, withinMeters: Double? = nil, list: String? = nil
+    ) throws -> [StoreDistance] {
+        let maxRadius = try checkNearest(origin, limit: limit, withinMeters: withinMeters)
+        let meter = DistanceFrom(origin)
+        return try read { db in
+            let list = try list.map { try listKey($0, db) }
+            let sql = list == nil
+                ? "SELECT key, latitude, longitude FROM stores"
+                : "SELECT s.key, s.latitude, s.longitude FROM list_items AS i JOIN stores AS s ON s.key = i.store WHERE i.list = ?"
+            var found: [(store: Int64, distance: Double)] = []
+            _ = try rows(db, sql, { if let list { $0.bind(list, at: 1) } }) { row in
+                let distance = meter.meters(toLatitude: row.double(1), longitude: row.double(2))
+                if distance <= maxRadius { found.append((row.int64(0), distance)) }
+            }
+            found.sort { ($0.distance, $0.store) < ($1.distance, $1.store) }
+            return try found.prefix(limit).map { StoreDistance(store: try store(key: $0.store, db), distanceMeters: $0.distance) }
+        }
+    }
+
+    private func checkNearest(_ origin: Coordinate, limit: Int, withinMeters: Double?) throws -> Double {
+        guard origin.isValid else { throw CatalogError.invalidArgument("\(origin) is not a valid latitude,longitude") }
+        guard limit > 0 else { throw CatalogError.invalidArgument("the limit must be at least 1 (got \(limit))") }
+        guard let withinMeters else { return Haversine.maximumDistanceMeters }
+        guard withinMeters.isFinite, withinMeters >= 0 else {
+            throw CatalogError.invalidArgument("the radius must be a distance of 0 or more (got \(withinMeters))")
+        }
+        return withinMeters
+    }
+
+    /// The stores inside `box`, of `list` or of any list, in index order
+    /// (by ¼° latitude band, then longitude).
+    public func stores(in box: BoundingBox, list: String? = nil) throws -> [Store] {
+        try read { db in
+            var keys: [Int64] = []
+            try SpatialIndex.scan(SearchRegion(box), list: try list.map { try listKey($0, db) }, db) { store, _, _ in
+                keys.append(store)
+            }
+            return try keys.map { try store(key: $0, db) }
+        }
+    }
+
+    private func store(key: Int64, _ db: Database) throws -> Store {
+        guard let store = try rows(
+            db, "SELECT \(Store.columns) FROM stores AS s WHERE s.key = ?", { $0.bind(key, at: 1) }, Store.init
+        ).first
+        else { throw CatalogError.database("the spatial index names store \(key), which is missing") }
+        return store
+    }
+
+    /// Runs a cached statement through the C API: `bind`, then `decode`
+    /// each row. GRDB's `Row` costs more per row than these lookups.
+    func rows<T>(
+        _ db: Database, _ sql: String, _ bind: (RawStatement) -> Void, _ decode: (RawStatement) throws -> T
+    ) throws -> [T] {
+        let statement = try RawStatement.cached(sql, in: db)
+        defer { statement.reset() }
+        bind(statement)
+        var decoded: [T] = []
+        while try statement.step() { decoded.append(try decode(statement)) }
+        return decoded
+    }
+}

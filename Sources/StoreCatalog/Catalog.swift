@@ -1,0 +1,71 @@
+import GRDB
+
+/// The store catalog: stores with coordinates, ordered store lists, import
+/// and spatial queries, in one SQLite database (SPEC §6).
+///
+/// Open one per database file; it is safe to share between threads (calls
+/// are serialized on one connection).
+///
+/// ```swift
+/// let catalog = try Catalog(path: "carousel.sqlite")
+/// let report = try catalog.importList(named: "seoul", from: reader)
+/// let nearest = try catalog.nearest(to: Coordinate(latitude: 37.5, longitude: 127), limit: 3)
+/// ```
+public final class Catalog: Sendable {
+    let database: DatabaseQueue
+    /// The database file, or `:memory:`.
+    public let path: String
+
+    /// Opens the catalog at `path`, creating and migrating it as needed.
+    ///
+    /// Throws ``CatalogError/newerSchema(path:found:known:)`` for a database
+    /// written by a newer carousel and ``CatalogError/notACatalog(path:reason:)``
+    /// for anything that is not a carousel database.
+    public init(path: String) throws {
+        database = try CatalogDatabase.open(path: path)
+        self.path = path
+    }
+
+    private init(database: DatabaseQueue, path: String) {
+        self.database = database
+        self.path = path
+    }
+
+    /// A new, empty catalog in memory (for tests and one-off runs).
+    public static func inMemory() throws -> Catalog {
+        Catalog(database: try CatalogDatabase.inMemory(), path: CatalogDatabase.inMemoryName)
+    }
+
+    /// Runs `body` outside any transaction: for reads of a single statement,
+    /// atomic by itself, at the lowest cost per call (no BEGIN/COMMIT).
+    func readStatement<T>(_ body: (Database) throws -> T) throws -> T {
+        try mappingErrors { try database.unsafeRead(body) }
+    }
+
+    /// Runs `body` in a read transaction: for reads of several statements
+    /// that must see one state of the database.
+    func read<T>(_ body: (Database) throws -> T) throws -> T {
+        try mappingErrors { try database.read(body) }
+    }
+
+    /// Runs `body` in one write transaction, rolled back if it throws.
+    func write<T>(_ body: (Database) throws -> T) throws -> T {
+        try mappingErrors { try database.write(body) }
+    }
+
+    private func mappingErrors<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as DatabaseError {
+            throw CatalogDatabase.classify(error, path: path)
+        }
+    }
+
+    /// The key of the list named `name`, or ``CatalogError/listNotFound(_:)``.
+    func listKey(_ name: String, _ db: Database) throws -> Int64 {
+        guard let key = try rows(db, "SELECT key FROM lists WHERE name = ?", { $0.bind(name, at: 1) }, { $0.int64(0) })
+            .first
+        else { throw CatalogError.listNotFound(name) }
+        return key
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+import GRDB
+
+/// Opens the SQLite connection behind a ``Catalog``: WAL for files, a private
+/// in-memory database for tests, migrated either way.
+package enum CatalogDatabase {
+    /// The most of the file mapped into memory for reading.
+    static let mmapSize = 1 << 30
+
+    /// What a user calls the database in messages.
+    static let inMemoryName = ":memory:"
+
+    /// Opens (creating if needed) the catalog at `path` in WAL mode and
+    /// migrates it.
+    package static func open(path: String) throws -> DatabaseQueue {
+        var configuration = Configuration()
+        // WAL: readers never block the writer, and a killed import leaves
+        // only an uncommitted WAL tail that the next open ignores.
+        configuration.journalMode = .wal
+        // Another process importing: wait for it rather than fail at once.
+        configuration.busyMode = .timeout(10)
+        configuration.prepareDatabase { db in
+            // Read pages straight from the OS page cache instead of one
+            // pread per page missing from SQLite's 2 MB cache: a random
+            // store lookup on the 234,908-place catalog goes from ~9 µs to
+            // ~3 µs. Address space only; what is resident stays the OS's.
+            try db.execute(sql: "PRAGMA mmap_size = \(mmapSize)")
+        }
+        let queue: DatabaseQueue
+        do {
+            queue = try DatabaseQueue(path: path, configuration: configuration)
+        } catch let error as DatabaseError {
+            throw classify(error, path: path)
+        }
+        try migrate(queue, path: path)
+        return queue
+    }
+
+    /// A fresh, empty, migrated in-memory catalog.
+    package static func inMemory() throws -> DatabaseQueue {
+        let queue = try DatabaseQueue()
+        try migrate(queue, path: inMemoryName)
+        return queue
+    }
+
+    private static func migrate(_ queue: DatabaseQueue, path: String) throws {
+        do {
+            try queue.writeWithoutTransaction { db in try Migrator.migrate(db, path: path) }
+        } catch let error as DatabaseError {
+            throw classify(error, path: path)
+        }
+    }
+
+    /// A corrupt or foreign file says so in terms of the file; anything else
+    /// is a plain database error.
+    package static func classify(_ error: DatabaseError, path: String) -> CatalogError {
+        switch error.resultCode {
+        case .SQLITE_NOTADB, .SQLITE_CORRUPT:
+            .notACatalog(path: path, reason: error.message ?? "not a SQLite database")
+        case .SQLITE_CANTOPEN:
+            .database("cannot open \(path): it must be a database file in an existing, writable folder")
+        default:
+            .database(error.message ?? "\(error)")
+        }
+    }
+}

@@ -1,0 +1,28 @@
+/// One numbered schema step: a `Migrations/NNNN_name.sql` file, compiled into
+/// the binary (Package.swift embeds the folder), never edited once shipped.
+package struct Migration: Sendable {
+    /// The file's number: the schema version once applied.
+    package let version: Int
+    /// The file name, `NNNN_name.sql`.
+    package let fileName: String
+    package let sql: String
+
+    init(fileName: String, bytes: [UInt8]) {
+        self.fileName = fileName
+        version = Int(fileName.prefix { $0.isNumber })!
+        sql = String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Every migration, in order. A new `Migrations/*.sql` file goes here
+    /// too (a test checks that every file is listed, byte for byte).
+    ///
+    /// SwiftPM names each embedded file by a mangled identifier (the leading
+    /// digit becomes `_`), hence the explicit file names.
+    package static let all: [Migration] = [
+        Migration(fileName: "0001_initial.sql", bytes: PackageResources._001_initial_sql),
+        Migration(fileName: "0002_spatial_index.sql", bytes: PackageResources._002_spatial_index_sql),
+    ]
+
+    /// The schema version this binary writes.
+    package static var latestVersion: Int { all.last!.version }
+}

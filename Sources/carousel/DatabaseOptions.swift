@@ -1,0 +1,43 @@
+import ArgumentParser
+import Foundation
+import StoreCatalog
+
+/// `--db PATH`: where the catalog lives, for every command that opens it.
+struct DatabaseOptions: ParsableArguments {
+    @Option(
+        name: .customLong("db"),
+        help: ArgumentHelp(
+            "The catalog database.",
+            discussion: """
+                Default: $CAROUSEL_DB, else $XDG_DATA_HOME/carousel/carousel.sqlite, \
+                else ~/.local/share/carousel/carousel.sqlite.
+                """,
+            valueName: "path"))
+    var path: String?
+
+    /// `--db`, else `$CAROUSEL_DB`, else the per-user default (SPEC §8).
+    func resolvedPath(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> String {
+        if let path { return path }
+        if let path = environment["CAROUSEL_DB"], !path.isEmpty { return path }
+        let dataHome: URL
+        if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
+            dataHome = URL(fileURLWithPath: xdg)
+        } else if let home = environment["HOME"], !home.isEmpty {
+            dataHome = URL(fileURLWithPath: home).appendingPathComponent(".local/share")
+        } else {
+            throw CLIError("no database given: pass --db PATH or set CAROUSEL_DB (HOME is not set)")
+        }
+        let folder = dataHome.appendingPathComponent("carousel")
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        } catch {
+            throw CLIError("cannot create \(folder.path) for the default database; pass --db PATH")
+        }
+        return folder.appendingPathComponent("carousel.sqlite").path
+    }
+
+    /// Opens (creating and migrating if needed) the catalog.
+    func openCatalog() throws -> Catalog {
+        try Catalog(path: resolvedPath())
+    }
+}

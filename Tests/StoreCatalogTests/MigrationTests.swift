@@ -1,0 +1,138 @@
+import Foundation
+import GRDB
+import Testing
+@testable import StoreCatalog
+import TestSupport
+
+@Suite("Migrations")
+struct MigrationTests {
+    @Test("a new database is created at the latest schema, in WAL mode")
+    func freshDatabaseIsMigratedToLatest() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("fresh.sqlite").path
+        let catalog = try Catalog(path: path)
+        let (version, application, journal, tables) = try catalog.database.read { db in
+            (
+                try Int.fetchOne(db, sql: "PRAGMA user_version"),
+                try Int32.fetchOne(db, sql: "PRAGMA application_id"),
+                try String.fetchOne(db, sql: "PRAGMA journal_mode"),
+                try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+            )
+        }
+        #expect(version == Migration.latestVersion)
+        #expect(application == Migrator.applicationID)
+        #expect(journal == "wal")
+        #expect(tables == ["list_items", "lists", "spatial_index", "stores"])
+        #expect(try catalog.lists().isEmpty)
+    }
+
+    @Test("opening an up-to-date database again changes nothing")
+    func reopeningIsIdempotent() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("catalog.sqlite").path
+        let first = try Catalog(path: path)
+        try first.importList(named: "one", from: ArrayRowReader(stores: [
+            Store(id: "a", name: "A", latitude: 1, longitude: 2),
+        ]))
+        let before = try first.dump()
+        let again = try Catalog(path: path)
+        #expect(try again.dump() == before)
+    }
+
+    @Test("a schema-1 catalog is migrated forward with its data and gets its spatial index")
+    func olderCatalogIsUpgraded() throws {
+        let directory = try TemporaryDirectory()
+        let copy = directory.path("old.sqlite")
+        try FileManager.default.copyItem(at: Paths.fixtures.appendingPathComponent("catalog-schema1.sqlite"), to: copy)
+
+        let catalog = try Catalog(path: copy.path)
+
+        #expect(try catalog.database.read { db in try Int.fetchOne(db, sql: "PRAGMA user_version") }
+            == Migration.latestVersion)
+        #expect(try catalog.lists() == [ListSummary(name: "seoul", count: 2), ListSummary(name: "south", count: 3)])
+        #expect(try catalog.stores(list: "seoul").map(\.id) == ["s2", "s1"])
+        #expect(try catalog.store(id: "s1")?.attributes == ["floor": "1"])
+        let index = try catalog.spatialIndexVersusDerived()
+        #expect(index.actual.count == 5)
+        #expect(index.actual == index.derived)
+        // The index built by the migration answers queries.
+        let nearest = try catalog.nearest(to: Coordinate(latitude: 35.16, longitude: 129.16), limit: 1)
+        #expect(nearest.map(\.store.id) == ["s3"])
+    }
+
+    @Test("a database from a newer carousel is refused, untouched")
+    func newerSchemaIsRefused() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("newer.sqlite").path
+        let newer = Migration.latestVersion + 1
+        try Catalog(path: path).execute("PRAGMA user_version = \(newer)")
+        let before = try schemaAndVersion(path)
+
+        let error = #expect(throws: CatalogError.self) { try Catalog(path: path) }
+
+        #expect(error == .newerSchema(path: path, found: newer, known: Migration.latestVersion))
+        #expect(error?.description.contains(
+            "written by a newer carousel (schema \(newer), this one knows up to \(Migration.latestVersion)); upgrade carousel"
+        ) == true)
+        #expect(try schemaAndVersion(path) == before)
+    }
+
+    private func schemaAndVersion(_ path: String) throws -> [String] {
+        try DatabaseQueue(path: path).read { db in
+            try String.fetchAll(db, sql: "SELECT name || coalesce(sql, '') FROM sqlite_master ORDER BY name")
+                + [String(try Int.fetchOne(db, sql: "PRAGMA user_version")!)]
+        }
+    }
+
+    @Test("a file that is not SQLite is refused with its path")
+    func nonSQLiteFileIsRefused() throws {
+        let directory = try TemporaryDirectory()
+        let file = try directory.write("notes.sqlite", String(repeating: "just some text\n", count: 100))
+
+        let error = #expect(throws: CatalogError.self) { try Catalog(path: file.path) }
+
+        guard case let .notACatalog(path, _) = error else {
+            Issue.record("expected notACatalog, got \(String(describing: error))")
+            return
+        }
+        #expect(path == file.path)
+    }
+
+    @Test("another application's SQLite database is refused, not migrated")
+    func foreignDatabaseIsRefused() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("other.sqlite").path
+        try DatabaseQueue(path: path).write { db in try db.execute(sql: "CREATE TABLE notes (text TEXT)") }
+
+        let error = #expect(throws: CatalogError.self) { try Catalog(path: path) }
+
+        guard case .notACatalog = error else {
+            Issue.record("expected notACatalog, got \(String(describing: error))")
+            return
+        }
+        #expect(try DatabaseQueue(path: path).read { db in try db.tableExists("stores") } == false)
+    }
+
+    @Test("every Migrations/*.sql file is compiled in, byte for byte, numbered 1, 2, 3…")
+    func embeddedMigrationsMatchTheFiles() throws {
+        let folder = Paths.packageRoot.appendingPathComponent("Migrations")
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+            .filter { $0.hasSuffix(".sql") }.sorted()
+        #expect(Migration.all.map(\.fileName) == files)
+        #expect(Migration.all.map(\.version) == Array(1...files.count))
+        for migration in Migration.all {
+            let text = try String(contentsOf: folder.appendingPathComponent(migration.fileName), encoding: .utf8)
+            #expect(migration.sql == text, "\(migration.fileName) differs from the compiled copy")
+        }
+    }
+
+    @Test("the band formula in Swift and in migration 0002's SQL agree", arguments: [
+        -90.0, -89.99, -45.125, -0.25, -0.0000001, 0, 0.2499999, 0.25, 37.5665, 89.75, 89.9999999, 90,
+    ])
+    func bandFormulaAgreesWithSQL(latitude: Double) throws {
+        let sqlBand = try DatabaseQueue().read { db in
+            try Int64.fetchOne(db, sql: "SELECT CAST((? + 90.0) * 4.0 AS INTEGER)", arguments: [latitude])
+        }
+        #expect(SpatialIndex.band(latitude: latitude) == sqlBand)
+    }
+}
