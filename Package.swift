@@ -43,7 +43,11 @@ let package = Package(
             dependencies: [
                 "StoreCatalog", "CarouselEngine", "Observables", "MapSync",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            // `carousel demo`'s sample stores and scroll script, compiled in
+            // so the binary runs it from any directory, copied anywhere.
+            // `Sources/carousel/SampleData/` links to the top-level files.
+            resources: [.embedInCode("SampleData")]
         ),
 
         // Shared by the test targets: seeded randomness, temporary files,

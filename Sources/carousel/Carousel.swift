@@ -18,4 +18,9 @@ struct Carousel: ParsableCommand {
             Snap.self, Focus.self, Simulate.self,
         ]
     )
+
+    // `--db` may also come before the subcommand (`carousel --db X lists`):
+    // ArgumentParser decodes every command on the path from the same parsed
+    // arguments, so the subcommand's own DatabaseOptions sees it too.
+    @OptionGroup var database: DatabaseOptions
 }

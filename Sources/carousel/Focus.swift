@@ -1,16 +1,108 @@
 import ArgumentParser
+import CarouselEngine
+import Foundation
+import MapSync
+import StoreCatalog
 
-// Placeholder so the command tree compiles while the command is being built;
-// replaced by its real implementation.
 extension Carousel {
+    /// `carousel focus`: the focused store at an offset, or after a scroll script (SPEC §8).
     struct Focus: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "focus",
-            abstract: "The focused store at an offset or after a scroll script."
+            abstract: "The focused store at an offset or after a scroll script.",
+            discussion: """
+                With --offset X: the card whose anchor is nearest the viewport's at content offset X \
+                (round(X / page), never "the last visible card"). With --script FILE: where the \
+                simulated scroll leaves the carousel, at its end or at --at MS. Prints \
+                {"index", "store", "visible": [{"index", "fraction", "scale"}]}; index is the store's \
+                list position (null for an empty list), fraction the visible share of each card and \
+                scale = minScale + (1 − minScale) · fraction.
+                """
         )
 
+        @OptionGroup var database: DatabaseOptions
+
+        @Option(help: "The store list the carousel shows.")
+        var list: String
+
+        @Option(parsing: .unconditional, help: ArgumentHelp("Content offset, in points.", valueName: "X"))
+        var offset: Double?
+
+        @Option(help: ArgumentHelp("A scroll script to simulate instead of --offset.", valueName: "file"))
+        var script: String?
+
+        @Option(parsing: .unconditional, help: ArgumentHelp("With --script: the time to stop at, in ms.", valueName: "MS"))
+        var at: Double?
+
+        @OptionGroup(title: "Layout")
+        var layout: LayoutOptions
+
+        @Flag(help: #"Print one JSON object: {"index", "store", "visible"}."#)
+        var json = false
+
+        func validate() throws {
+            guard (offset == nil) != (script == nil) else {
+                throw CLIError("give either --offset X or --script FILE")
+            }
+            if let offset, !offset.isFinite {
+                throw CLIError("--offset must be a finite number (got \(offset))")
+            }
+            if let at {
+                guard script != nil else { throw CLIError("--at only applies with --script") }
+                guard at.isFinite, at >= 0 else { throw CLIError("--at must be a finite number of ms ≥ 0 (got \(at))") }
+            }
+        }
+
         func run() throws {
-            throw CLIError("'focus' is not available yet")
+            let stores = try CatalogStoreDirectory(catalog: database.openCatalog(), list: list)
+            let carousel: CarouselLayout, contentOffset: Double
+            if let script {
+                let read = try Simulate.readScript(at: script, layout: layout)
+                let simulation = try Simulate.simulate(read, stores: stores, trace: false, until: at, source: script)
+                (carousel, contentOffset) = (simulation.layout, simulation.offset)
+            } else {
+                carousel = try layout.layout(dataCount: stores.count)
+                // A scroll view without bounce never leaves its content.
+                contentOffset = carousel.clampedOffset(offset ?? 0)
+            }
+            let index = carousel.focusedDataIndex(at: contentOffset)
+            let store = try index.map(stores.store(at:))
+            let visible = carousel.visibleItems(at: contentOffset)
+            print(json
+                ? Self.json(index: index, store: store, visible: visible)
+                : try Self.text(store: store, index: index, offset: contentOffset, visible: visible, stores: stores))
+        }
+
+        /// `{"index","store","visible":[{"index","fraction","scale"}]}`, in that order.
+        static func json(index: Int?, store: Store?, visible: VisibleItems) -> String {
+            let cards = visible.map { item in
+                #"{"index":\#(item.dataIndex),"fraction":\#(NumberFormatting.rounded(item.fraction)),"scale":\#(NumberFormatting.rounded(item.scale))}"#
+            }
+            let storeJSON = store.map(StoreOutput.jsonObject) ?? "null"
+            return #"{"index":\#(NumberFormatting.integer(index)),"store":\#(storeJSON),"visible":[\#(cards.joined(separator: ","))]}"#
+        }
+
+        /// The focused store in a line, then the visible cards as a table.
+        static func text(
+            store: Store?, index: Int?, offset: Double, visible: VisibleItems, stores: CatalogStoreDirectory
+        ) throws -> String {
+            guard let store, let index else { return "No store: the list is empty." }
+            var table = TextTable([
+                .init(title: "#", alignment: .right), .init(title: "store"),
+                .init(title: "fraction", alignment: .right), .init(title: "scale", alignment: .right),
+            ])
+            for item in visible {
+                table.append([
+                    String(item.dataIndex), try stores.store(at: item.dataIndex).name,
+                    NumberFormatting.rounded(item.fraction), NumberFormatting.rounded(item.scale),
+                ])
+            }
+            return """
+                Focused at offset \(NumberFormatting.rounded(offset)): #\(index) \(store.name) (\(store.id)), \
+                \(NumberFormatting.coordinate(store.latitude)), \(NumberFormatting.coordinate(store.longitude))
+
+                \(table.render())
+                """
         }
     }
 }

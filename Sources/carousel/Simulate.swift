@@ -1,16 +1,89 @@
 import ArgumentParser
+import Foundation
+import MapSync
 
-// Placeholder so the command tree compiles while the command is being built;
-// replaced by its real implementation.
 extension Carousel {
+    /// `carousel simulate`: a scroll script's map-target timeline (SPEC §8, §9).
     struct Simulate: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "simulate",
-            abstract: "Simulate a scroll script and print the map-target timeline."
+            abstract: "Simulate a scroll script and print the map-target timeline.",
+            discussion: """
+                Replays the script's gestures on the carousel in virtual time and prints when the \
+                map camera moves and which marker is selected: the focused card, debounced \
+                (--debounce-ms, default 250) and distinct, plus the initial card at t = 0 and \
+                tapped markers at once. LAYOUT flags override the script's layout.
+                --json prints JSON Lines: {"t","type":"camera","index","storeId","latitude",\
+                "longitude","zoom"} and {"t","type":"marker","index","storeId","previousIndex"}; \
+                --trace adds frame (offset, focus, direction), release (velocity, projected, \
+                targetOffset, index, motion), jump (from, to) and scroll (index, targetOffset, \
+                animated) lines. t is in ms of virtual time.
+                """
         )
 
+        @OptionGroup var database: DatabaseOptions
+
+        @Option(help: "The store list the carousel shows.")
+        var list: String
+
+        @Option(help: ArgumentHelp("The scroll script (JSON; see SampleData/scripts).", valueName: "file"))
+        var script: String
+
+        @Flag(help: "Also print frames, releases, loop jumps and commanded scrolls.")
+        var trace = false
+
+        @OptionGroup(title: "Layout")
+        var layout: LayoutOptions
+
+        @Flag(help: "Print JSON Lines, one object per timeline entry.")
+        var json = false
+
         func run() throws {
-            throw CLIError("'simulate' is not available yet")
+            let script = try Self.readScript(at: script, layout: layout)
+            let stores = try CatalogStoreDirectory(catalog: database.openCatalog(), list: list)
+            let simulation = try Self.simulate(script, stores: stores, trace: trace, source: self.script)
+            let output = TimelineOutput(timeline: simulation.timeline) { try stores.store(at: $0).name }
+            print(json ? output.jsonLines() : try output.table())
         }
+
+        /// Reads the script at `path` with the LAYOUT flags laid over its layout.
+        static func readScript(at path: String, layout: LayoutOptions) throws -> ScrollScript {
+            let data: Data
+            do {
+                data = try Data(contentsOf: URL(fileURLWithPath: path))
+            } catch {
+                throw CLIError("cannot read the script \(path): \(error.localizedDescription)")
+            }
+            do {
+                return layout.applied(to: try ScrollScript(json: data))
+            } catch {
+                throw CLIError("\(path): \(error)")
+            }
+        }
+
+        /// Runs `script` over `stores`; a script error names its file.
+        static func simulate(
+            _ script: ScrollScript, stores: some StoreDirectory, trace: Bool, until time: Double? = nil, source: String
+        ) throws -> Simulation {
+            let simulator: ScrollSimulator
+            do {
+                simulator = try ScrollSimulator(script: script, stores: stores)
+            } catch {
+                throw CLIError("\(source): \(error)")
+            }
+            return try simulator.run(trace: trace, until: time)
+        }
+    }
+}
+
+extension LayoutOptions {
+    /// `script` with every LAYOUT flag given here laid over its layout,
+    /// `--debounce-ms` and `--zoom` included.
+    func applied(to script: ScrollScript) -> ScrollScript {
+        var script = script
+        script.layout = applied(to: script.layout)
+        script.debounceMs = debounceMs ?? script.debounceMs
+        script.zoom = zoom ?? script.zoom
+        return script
     }
 }

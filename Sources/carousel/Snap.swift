@@ -59,7 +59,7 @@ extension Carousel {
         /// `{"projected","targetOffset","index","motion"}`, in that order.
         static func json(_ release: Release) -> String {
             let index = release.index.map(String.init) ?? "null"
-            return #"{"projected":\#(number(release.projected)),"targetOffset":\#(number(release.targetOffset)),"index":\#(index),"motion":"\#(release.motion.rawValue)"}"#
+            return #"{"projected":\#(NumberFormatting.rounded(release.projected)),"targetOffset":\#(NumberFormatting.rounded(release.targetOffset)),"index":\#(index),"motion":"\#(release.motion.rawValue)"}"#
         }
 
         /// A short labelled block for people.
@@ -67,19 +67,13 @@ extension Carousel {
             var item = release.index.map(String.init) ?? "none (empty carousel)"
             if layout.loop != nil, let data = release.dataIndex { item += " (data index \(data))" }
             return [
-                ("projected", number(release.projected)),
-                ("target offset", number(release.targetOffset)),
+                ("projected", NumberFormatting.rounded(release.projected)),
+                ("target offset", NumberFormatting.rounded(release.targetOffset)),
                 ("index", item),
                 ("motion", release.motion.rawValue),
             ]
             .map { label, value in label + String(repeating: " ", count: 15 - label.count) + value }
             .joined(separator: "\n")
-        }
-
-        /// A JSON number: whole values without a fraction (`1248`, not
-        /// `1248.0`), others in Swift's shortest round-trip form.
-        static func number(_ value: Double) -> String {
-            value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
         }
     }
 }

@@ -35,26 +35,38 @@ struct StoreOutput {
         guard !rows.isEmpty else { return "[]" }
         var text = "[\n"
         for (index, row) in rows.enumerated() {
-            let store = row.store
-            text += "{\"id\":"
-            AttributesJSON.appendQuoted(store.id, to: &text)
-            text += ",\"name\":"
-            AttributesJSON.appendQuoted(store.name, to: &text)
-            text += ",\"latitude\":\(store.latitude),\"longitude\":\(store.longitude)"
-            for (key, value) in [("address", store.address), ("category", store.category), ("phone", store.phone)] {
-                guard let value else { continue }
-                text += ",\"\(key)\":"
-                AttributesJSON.appendQuoted(value, to: &text)
-            }
-            if let attributes = AttributesJSON.encode(store.attributes) {
-                text += ",\"attributes\":" + attributes
-            }
-            if let distance = row.distanceMeters {
-                text += ",\"distanceMeters\":\(distance)"
-            }
-            text += index == rows.count - 1 ? "}\n" : "},\n"
+            Self.appendJSON(row.store, distanceMeters: row.distanceMeters, to: &text)
+            text += index == rows.count - 1 ? "\n" : ",\n"
         }
         return text + "]"
+    }
+
+    /// One store as a JSON object, as in the arrays above (`focus` prints one).
+    static func jsonObject(_ store: Store) -> String {
+        var text = ""
+        appendJSON(store, distanceMeters: nil, to: &text)
+        return text
+    }
+
+    /// Appends `{"id","name","latitude","longitude",…}` for `store`.
+    private static func appendJSON(_ store: Store, distanceMeters: Double?, to text: inout String) {
+        text += "{\"id\":"
+        AttributesJSON.appendQuoted(store.id, to: &text)
+        text += ",\"name\":"
+        AttributesJSON.appendQuoted(store.name, to: &text)
+        text += ",\"latitude\":\(store.latitude),\"longitude\":\(store.longitude)"
+        for (key, value) in [("address", store.address), ("category", store.category), ("phone", store.phone)] {
+            guard let value else { continue }
+            text += ",\"\(key)\":"
+            AttributesJSON.appendQuoted(value, to: &text)
+        }
+        if let attributes = AttributesJSON.encode(store.attributes) {
+            text += ",\"attributes\":" + attributes
+        }
+        if let distanceMeters {
+            text += ",\"distanceMeters\":\(distanceMeters)"
+        }
+        text += "}"
     }
 
     /// `text` as a JSON string literal, for the hand-written documents

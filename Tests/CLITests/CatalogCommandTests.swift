@@ -214,6 +214,16 @@ struct CatalogCommandTests {
         #expect(try Self.json(lists.stdout) as? NSArray == [["name": "env", "count": 4]] as NSArray)
     }
 
+    @Test("--db works before the subcommand too, as a global option")
+    func databaseOptionBeforeSubcommand() throws {
+        let workspace = try Workspace()
+        let file = try workspace.write("seoul.csv", Self.seoulCSV)
+        let imported = try CarouselProcess.run(["--db", workspace.db, "import", file, "--list", "seoul"])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let lists = try CarouselProcess.run(["--db", workspace.db, "lists", "--json"])
+        #expect(try Self.json(lists.stdout) as? NSArray == [["name": "seoul", "count": 4]] as NSArray)
+    }
+
     @Test("the binary copied alone into an empty folder creates and migrates a database")
     func binaryCarriesItsMigrations() throws {
         let folder = try TemporaryDirectory("carousel-alone")

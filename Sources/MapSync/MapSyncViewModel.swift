@@ -1,0 +1,234 @@
+import CarouselEngine
+import Observables
+import Synchronization
+
+/// The map-sync view model (SPEC §5): turns the carousel's frames into map
+/// camera moves and marker selections, and marker taps into carousel scrolls.
+///
+/// ```
+/// frame ─▶ focused data index ─▶ debounce(debounceMs) ─┐
+///                       load: initial index ───────────┼─▶ distinctUntilChanged ─▶ lookup ─▶ camera, marker
+///                        marker tap k ─────────────────┘
+/// frame ─▶ cards (focus, direction, visible items), every frame
+/// marker tap k ─▶ carouselScroll to rest(k)
+/// ```
+///
+/// - Every frame reports its focused index, changed or not, as
+///   `visibleItemsInvalidationHandler` fires on every layout pass (seed 002);
+///   so the camera moves `debounceMs` after the carousel's last frame, never
+///   while it still moves.
+/// - Debounce first, then distinct: A→B→A within the window emits nothing.
+/// - ``load(_:layout:focusedIndex:)`` emits the initial store at once, and
+///   that value seeds distinct.
+/// - A marker tap goes through the same distinct, so it becomes the last
+///   emitted value: the commanded scroll settles on the tapped card and its
+///   debounced focus is suppressed — no echo back to the map. (Tapping the
+///   marker already selected emits nothing; the carousel still scrolls back
+///   to its card.)
+/// - Stores are looked up only for emitted values, never per frame.
+///
+/// Outputs are delivered synchronously on the thread that sends the input or
+/// runs the debounce timer (the scheduler's: the main queue for
+/// `RealTimeScheduler.main`). Safe to call from several threads.
+public final class MapSyncViewModel: Sendable {
+    /// The silence after the carousel's last frame before the map follows (seed 002: 250 ms).
+    public static let defaultDebounceMs: Milliseconds = 250
+    /// The camera zoom level when none is given.
+    public static let defaultZoom = 16.0
+
+    /// The silence, in ms, after the last frame before the map follows.
+    public let debounceMs: Milliseconds
+    /// The zoom level of every camera position.
+    public let zoom: Double
+    private let scheduler: AnyScheduler
+
+    /// Per frame, the focused data index.
+    private let focus = PublishSubject<Int>()
+    private let outputs = Outputs()
+
+    private struct State {
+        /// The loaded list; nil before the first load.
+        var session: Session?
+        /// The latest frame's offset: where a tap's scroll starts from, to
+        /// pick the nearest twin in loop mode.
+        var offset: Double = 0
+    }
+
+    private let state = Mutex(State())
+    /// The running pipeline of the loaded list; replacing it drops the old one.
+    private let pipeline = SerialDisposable()
+
+    /// A view model whose debounce runs on `scheduler` (a
+    /// `VirtualTimeScheduler` for tests and the simulator, a
+    /// `RealTimeScheduler` for apps).
+    ///
+    /// - Precondition: `debounceMs` is finite and ≥ 0 (0 passes values through).
+    public init(scheduler: some Scheduler, debounceMs: Milliseconds = defaultDebounceMs, zoom: Double = defaultZoom) {
+        precondition(debounceMs.isFinite && debounceMs >= 0, "debounceMs must be a finite number of ms ≥ 0, not \(debounceMs)")
+        self.scheduler = AnyScheduler(scheduler)
+        self.debounceMs = debounceMs
+        self.zoom = zoom
+    }
+
+    deinit {
+        pipeline.dispose()
+    }
+
+    // MARK: Outputs
+
+    /// Where the map camera goes: debounced and distinct, plus the initial
+    /// store at load and tapped stores at once.
+    public var camera: Observable<CameraPosition> { outputs.camera.asObservable() }
+
+    /// The marker to select (and the one to deselect), alongside each camera move.
+    public var marker: Observable<MarkerSelection> { outputs.marker.asObservable() }
+
+    /// The cards at every frame, not debounced: focus, direction, visible
+    /// items with fraction and scale.
+    public var cards: Observable<CardState> { outputs.cards.asObservable() }
+
+    /// The animated scrolls the carousel must make, one per marker tap:
+    /// `setContentOffset(targetOffset, animated: true)`.
+    public var carouselScroll: Observable<ScrollCommand> { outputs.scroll.asObservable() }
+
+    // MARK: Inputs
+
+    /// Shows a new store list, laid out by `layout`, resting on store
+    /// `focusedIndex`: emits its camera and marker now, without waiting for
+    /// the debounce, and seeds distinct with it. A value pending in the
+    /// previous list's debounce is dropped. An empty list emits nothing.
+    public func load(_ stores: some StoreDirectory, layout: CarouselLayout, focusedIndex: Int = 0) throws(MapSyncError) {
+        let count = stores.count
+        guard layout.dataCount == count else {
+            throw .layoutCountMismatch(layoutCount: layout.dataCount, storeCount: count)
+        }
+        guard count == 0 ? focusedIndex == 0 : (0..<count).contains(focusedIndex) else {
+            throw .indexOutOfRange(index: focusedIndex, count: count)
+        }
+        let session = Session(stores: stores, layout: layout)
+        state.withLock { state in
+            state.session = session
+            state.offset = count == 0 ? 0 : layout.rest(layout.firstDataItem + focusedIndex)
+        }
+        // Setting the serial disposable disposes the old pipeline first: its
+        // pending debounce timer is cancelled, its distinct state dropped.
+        pipeline.disposable = makePipeline(for: session)
+        if count > 0 {
+            session.selections.onNext(focusedIndex)
+        }
+    }
+
+    /// A carousel frame: publishes the cards, and feeds the focused index to
+    /// the debounce. Call it on every layout pass, moved or not.
+    public func frame(_ frame: Frame) {
+        guard let session = state.withLock({ state -> Session? in
+            state.offset = frame.offset
+            return state.session
+        }) else { return }
+        outputs.cards.onNext(CardState(
+            focusedIndex: frame.dataIndex,
+            direction: frame.direction,
+            visibleItems: session.layout.visibleItems(at: frame.offset)
+        ))
+        if let index = frame.dataIndex, index < session.count {
+            focus.onNext(index)
+        }
+    }
+
+    /// The user tapped store `index`'s marker: selects it and moves the
+    /// camera now, and commands an animated carousel scroll to its card (in
+    /// loop mode, the twin nearest the current offset).
+    public func tapMarker(_ index: Int) throws(MapSyncError) {
+        let (session, offset) = state.withLock { ($0.session, $0.offset) }
+        let count = session?.count ?? 0
+        guard let session, (0..<count).contains(index) else {
+            throw .indexOutOfRange(index: index, count: count)
+        }
+        session.selections.onNext(index)
+        let item = session.layout.nearestItem(showing: index, to: offset)
+        outputs.scroll.onNext(ScrollCommand(
+            index: item, dataIndex: index, targetOffset: session.layout.rest(item), animated: true))
+    }
+
+    /// Ends the input, as a script's `end`: a focused index still waiting in
+    /// the debounce is emitted now, then every output completes. The view
+    /// model takes no more input afterwards.
+    public func finish() {
+        focus.onCompleted()
+        // With nothing loaded there is no pipeline to carry the completion.
+        if state.withLock({ $0.session == nil }) { outputs.complete() }
+    }
+
+    // MARK: Pipeline
+
+    /// frame focus → debounce → selections; selections → distinct → lookup → outputs.
+    ///
+    /// The closures capture the session and the output subjects, never
+    /// `self`: the view model owns the pipeline, not the other way round.
+    private func makePipeline(for session: Session) -> any Disposable {
+        let outputs = outputs, zoom = zoom
+        let selected = session.selections.asObservable()
+            .distinctUntilChanged()
+            .subscribe(
+                onNext: { index in outputs.select(index, in: session, zoom: zoom) },
+                onCompleted: { outputs.complete() }
+            )
+        let debounced = focus.asObservable()
+            .debounce(debounceMs, scheduler: scheduler)
+            .subscribe(session.selections.asObserver())
+        return Disposables.create(selected, debounced)
+    }
+}
+
+/// The view model's output subjects, kept together so the pipeline can
+/// capture them without capturing the view model.
+private struct Outputs: Sendable {
+    let camera = PublishSubject<CameraPosition>()
+    let marker = PublishSubject<MarkerSelection>()
+    let cards = PublishSubject<CardState>()
+    let scroll = PublishSubject<ScrollCommand>()
+
+    /// A selected index that passed distinct: looks its store up (the only
+    /// lookup of the pipeline) and emits camera, then marker. A failed lookup
+    /// ends both with the error, as an Rx source failing would.
+    func select(_ index: Int, in session: Session, zoom: Double) {
+        let pin: StorePin
+        do {
+            pin = try session.stores.pin(at: index)
+        } catch {
+            camera.onError(error)
+            marker.onError(error)
+            return
+        }
+        let previous = session.previousIndex.withLock { previous in
+            defer { previous = index }
+            return previous
+        }
+        camera.onNext(CameraPosition(index: index, pin: pin, zoom: zoom))
+        marker.onNext(MarkerSelection(index: index, storeId: pin.id, previousIndex: previous))
+    }
+
+    func complete() {
+        camera.onCompleted()
+        marker.onCompleted()
+        cards.onCompleted()
+        scroll.onCompleted()
+    }
+}
+
+/// One loaded store list: its stores, its layout, and the stream of indices
+/// offered for selection (debounced focus, the initial index, taps).
+private final class Session: Sendable {
+    let stores: any StoreDirectory
+    let count: Int
+    let layout: CarouselLayout
+    let selections = PublishSubject<Int>()
+    /// The last selected index, for ``MarkerSelection/previousIndex``.
+    let previousIndex = Mutex<Int?>(nil)
+
+    init(stores: some StoreDirectory, layout: CarouselLayout) {
+        self.stores = stores
+        self.count = stores.count
+        self.layout = layout
+    }
+}

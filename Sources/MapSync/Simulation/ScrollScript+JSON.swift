@@ -1,0 +1,182 @@
+import CarouselEngine
+import Foundation
+
+extension ScrollScript {
+    /// Reads a script from JSON (SPEC §9) and validates it (``validate()``).
+    ///
+    /// Unknown keys are rejected by name — a misspelt `"tapMaker"` must not
+    /// silently do nothing — and every problem inside `events` names the
+    /// event's position (from 1) and time.
+    public init(json: Data) throws(ScrollScriptError) {
+        do {
+            self = try JSONDecoder().decode(ScriptDocument.self, from: json).script
+        } catch let error as ScrollScriptError {
+            throw error
+        } catch let error as DecodingError {
+            throw ScrollScriptError(describe(error))
+        } catch let problem as Problem {
+            throw ScrollScriptError(problem.reason)
+        } catch {
+            throw ScrollScriptError("\(error)")
+        }
+        try validate()
+    }
+}
+
+/// The top-level object: `layout`, `initialIndex`, `events`.
+private struct ScriptDocument: Decodable {
+    let script: ScrollScript
+
+    init(from decoder: any Decoder) throws {
+        let top = try decoder.container(keyedBy: AnyKey.self)
+        try top.rejectUnknownKeys(allowing: ["layout", "initialIndex", "events"], in: "the script")
+
+        var layout = LayoutSpec(), debounceMs: Double?, zoom: Double?
+        if top.contains("layout") {
+            let layoutDecoder = try top.superDecoder(forKey: "layout")
+            layout = try LayoutSpec(from: layoutDecoder, allowingKeys: ["debounceMs", "zoom"])
+            let extra = try layoutDecoder.container(keyedBy: AnyKey.self)
+            debounceMs = try extra.decodeIfPresent(Double.self, forKey: "debounceMs")
+            zoom = try extra.decodeIfPresent(Double.self, forKey: "zoom")
+        }
+        let initialIndex = try top.contains("initialIndex") ? top.wholeNumber("initialIndex") : 0
+
+        guard top.contains("events") else {
+            throw ScrollScriptError(#"the script has no "events" array: give at least [] "#)
+        }
+        var list = try top.nestedUnkeyedContainer(forKey: "events")
+        var events: [ScrollScript.Event] = []
+        while !list.isAtEnd {
+            let position = list.currentIndex + 1
+            events.append(try EventDocument.decode(from: list.superDecoder(), position: position))
+        }
+        script = ScrollScript(
+            layout: layout, debounceMs: debounceMs, zoom: zoom, initialIndex: initialIndex, events: events)
+    }
+}
+
+/// One element of `events`: `{"at": T, <one action key>: …}`.
+private enum EventDocument {
+    static let actions = ["drag", "offset", "scrollTo", "tapMarker", "end"]
+
+    /// Decodes the event at `position`, turning any problem into a
+    /// ``ScrollScriptError`` that names it (and its time, once known).
+    static func decode(from decoder: any Decoder, position: Int) throws(ScrollScriptError) -> ScrollScript.Event {
+        var at: Double?
+        do {
+            let event = try decoder.container(keyedBy: AnyKey.self)
+            at = try event.decode(Double.self, forKey: "at")
+            return ScrollScript.Event(at: at!, try action(in: event))
+        } catch let error as DecodingError {
+            throw ScrollScriptError(describe(error, below: decoder.codingPath), event: position, at: at)
+        } catch let problem as Problem {
+            throw ScrollScriptError(problem.reason, event: position, at: at)
+        } catch {
+            throw ScrollScriptError("\(error)", event: position, at: at)
+        }
+    }
+
+    private static func action(in event: KeyedDecodingContainer<AnyKey>) throws -> ScrollScript.Action {
+        let keys = event.allKeys.map(\.stringValue).filter { $0 != "at" && $0 != "animated" }
+        if let unknown = keys.first(where: { !actions.contains($0) }) {
+            throw Problem("unknown event '\(unknown)': an event is one of \(actions.joined(separator: ", "))")
+        }
+        guard keys.count == 1, let name = keys.first else {
+            throw Problem(keys.isEmpty
+                ? "no event: give one of \(actions.joined(separator: ", ")) beside \"at\""
+                : "one event per entry, got \(keys.sorted().joined(separator: " and ")): split them into separate entries")
+        }
+        if event.contains("animated"), name != "scrollTo" {
+            throw Problem("animated only applies to scrollTo")
+        }
+        switch name {
+        case "drag":
+            let drag = try event.nestedContainer(keyedBy: AnyKey.self, forKey: "drag")
+            try drag.rejectUnknownKeys(allowing: ["by", "durationMs", "velocity"], in: "drag")
+            return .drag(
+                by: try drag.decode(Double.self, forKey: "by"),
+                durationMs: try drag.decode(Double.self, forKey: "durationMs"),
+                velocity: try drag.decodeIfPresent(Double.self, forKey: "velocity"))
+        case "offset":
+            return .offset(try event.decode(Double.self, forKey: "offset"))
+        case "scrollTo":
+            return .scrollTo(
+                try event.wholeNumber("scrollTo"),
+                animated: try event.decodeIfPresent(Bool.self, forKey: "animated") ?? true)
+        case "tapMarker":
+            return .tapMarker(try event.wholeNumber("tapMarker"))
+        default:
+            guard try event.decode(Bool.self, forKey: "end") else {
+                throw Problem("end must be true (leave it out to run until nothing is pending)")
+            }
+            return .end
+        }
+    }
+}
+
+/// A problem found while decoding, before its event position is attached.
+private struct Problem: Error {
+    let reason: String
+    init(_ reason: String) { self.reason = reason }
+}
+
+/// A key of any name, to see every key an object holds.
+private struct AnyKey: CodingKey, ExpressibleByStringLiteral {
+    var stringValue: String
+    var intValue: Int? { nil }
+    init(stringValue: String) { self.stringValue = stringValue }
+    init(stringLiteral value: String) { self.stringValue = value }
+    init?(intValue: Int) { nil }
+}
+
+extension KeyedDecodingContainer<AnyKey> {
+    fileprivate func rejectUnknownKeys(allowing known: [String], in place: String) throws {
+        if let unknown = allKeys.first(where: { !known.contains($0.stringValue) }) {
+            throw Problem("unknown key '\(unknown.stringValue)' in \(place); known keys: \(known.joined(separator: ", "))")
+        }
+    }
+
+    /// A store index: a JSON number that is whole (`2`, or `2.0`), never `2.5`.
+    fileprivate func wholeNumber(_ key: AnyKey) throws -> Int {
+        let value = try decode(Double.self, forKey: key)
+        guard value == value.rounded(), abs(value) < 1e15 else {
+            throw Problem("\(key.stringValue) must be a whole number (got \(value))")
+        }
+        return Int(value)
+    }
+}
+
+/// A decoding error in a script's words: `drag.durationMs must be a number`.
+/// The path is written relative to `base` (an event's own path).
+private func describe(_ error: DecodingError, below base: [any CodingKey] = []) -> String {
+    func path(_ context: DecodingError.Context, _ key: (any CodingKey)? = nil) -> String {
+        let keys = context.codingPath.dropFirst(base.count) + (key.map { [$0] } ?? [])
+        return keys.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }
+            .joined(separator: ".").replacingOccurrences(of: ".[", with: "[")
+    }
+    func noun(_ type: Any.Type) -> String {
+        switch type {
+        case is Double.Type, is Int.Type: "a number"
+        case is Bool.Type: "true or false"
+        case is String.Type: "a string"
+        case is [Any].Type: "an array"
+        default: "an object"
+        }
+    }
+    switch error {
+    case let .typeMismatch(type, context):
+        let place = path(context)
+        return "\(place.isEmpty ? "the entry" : place) must be \(noun(type))"
+    case let .valueNotFound(type, context):
+        return "\(path(context)) must be \(noun(type)), not null"
+    case let .keyNotFound(key, context):
+        return "\(path(context, key)) is missing"
+    case let .dataCorrupted(context):
+        let place = path(context)
+        guard place.isEmpty else { return "\(place): \(context.debugDescription)" }
+        let cause = (context.underlyingError as NSError?)?.userInfo[NSDebugDescriptionErrorKey] as? String
+        return "not valid JSON: \(cause ?? context.debugDescription)"
+    @unknown default:
+        return "\(error)"
+    }
+}

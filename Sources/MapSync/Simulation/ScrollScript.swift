@@ -1,0 +1,170 @@
+import CarouselEngine
+import Observables
+
+/// A scripted carousel gesture session (SPEC §9): a layout, the card to
+/// start on, and timed events — drags, raw offsets, programmatic scrolls,
+/// marker taps — replayed in virtual time by ``ScrollSimulator``.
+///
+/// Read one from JSON with ``init(json:)``:
+///
+/// ```json
+/// {"layout": {"viewport": 390, "itemLength": 300, "spacing": 12,
+///             "behavior": "groupPagingCentered", "debounceMs": 250},
+///  "initialIndex": 0,
+///  "events": [
+///    {"at": 0,    "drag": {"by": 180, "durationMs": 150, "velocity": 1.1}},
+///    {"at": 1400, "offset": 936},
+///    {"at": 2000, "scrollTo": 2, "animated": true},
+///    {"at": 2600, "tapMarker": 5},
+///    {"at": 4000, "end": true}
+///  ]}
+/// ```
+public struct ScrollScript: Hashable, Sendable {
+    /// One timed event.
+    public struct Event: Hashable, Sendable {
+        /// When it happens, in ms of virtual time (≥ 0).
+        public var at: Milliseconds
+        /// What happens.
+        public var action: Action
+
+        public init(at: Milliseconds, _ action: Action) {
+            self.at = at
+            self.action = action
+        }
+    }
+
+    /// What an event does.
+    public enum Action: Hashable, Sendable {
+        /// The finger moves the content by `by` points (positive toward later
+        /// items) linearly over `durationMs`, then lifts with `velocity`
+        /// (pt/ms; nil: the drag's own speed, `by / durationMs`).
+        case drag(by: Double, durationMs: Milliseconds, velocity: Double?)
+        /// A raw offset report, as `scrollViewDidScroll` gives: no physics,
+        /// cancels any motion.
+        case offset(Double)
+        /// A programmatic scroll to a store's card, animated or at once.
+        case scrollTo(Int, animated: Bool)
+        /// The user taps a store's marker on the map (SPEC §5).
+        case tapMarker(Int)
+        /// The input completes: a pending debounced value is emitted now.
+        case end
+
+        /// The event's name as a script spells it.
+        public var name: String {
+            switch self {
+            case .drag: "drag"
+            case .offset: "offset"
+            case .scrollTo: "scrollTo"
+            case .tapMarker: "tapMarker"
+            case .end: "end"
+            }
+        }
+    }
+
+    /// The carousel layout (the engine's keys); command-line LAYOUT flags may
+    /// be laid over it.
+    public var layout: LayoutSpec
+    /// Map sync's debounce in ms (the `layout` object's `debounceMs`); nil:
+    /// ``MapSyncViewModel/defaultDebounceMs``.
+    public var debounceMs: Milliseconds?
+    /// The camera zoom (the `layout` object's `zoom`); nil:
+    /// ``MapSyncViewModel/defaultZoom``.
+    public var zoom: Double?
+    /// The store the carousel rests on at t = 0.
+    public var initialIndex: Int
+    /// The events, in non-decreasing ``Event/at`` order; events at the same
+    /// instant happen in list order.
+    public var events: [Event]
+
+    public init(
+        layout: LayoutSpec = LayoutSpec(), debounceMs: Milliseconds? = nil, zoom: Double? = nil,
+        initialIndex: Int = 0, events: [Event]
+    ) {
+        self.layout = layout
+        self.debounceMs = debounceMs
+        self.zoom = zoom
+        self.initialIndex = initialIndex
+        self.events = events
+    }
+
+    /// The debounce the script runs with.
+    public var resolvedDebounceMs: Milliseconds { debounceMs ?? MapSyncViewModel.defaultDebounceMs }
+    /// The zoom the script runs with.
+    public var resolvedZoom: Double { zoom ?? MapSyncViewModel.defaultZoom }
+}
+
+// MARK: - Validation
+
+extension ScrollScript {
+    /// Checks everything that does not depend on the store list: event
+    /// order, durations, the map-sync numbers. ``init(json:)`` calls it; call
+    /// it yourself on a script built in code.
+    public func validate() throws(ScrollScriptError) {
+        if let debounceMs, !(debounceMs.isFinite && debounceMs >= 0) {
+            throw ScrollScriptError("layout.debounceMs must be a finite number of ms ≥ 0 (got \(ScrollScriptError.format(debounceMs)))")
+        }
+        if let zoom, !(zoom.isFinite && zoom >= 0) {
+            throw ScrollScriptError("layout.zoom must be a finite zoom level ≥ 0 (got \(ScrollScriptError.format(zoom)))")
+        }
+        var previous = 0.0
+        for (position, event) in events.enumerated() {
+            func fail(_ reason: String) -> ScrollScriptError {
+                ScrollScriptError(reason, event: position + 1, at: event.at)
+            }
+            guard event.at.isFinite, event.at >= 0 else { throw fail("at must be a finite number of ms ≥ 0") }
+            guard event.at >= previous else {
+                throw fail("events out of order: at \(ScrollScriptError.format(event.at)) comes after \(ScrollScriptError.format(previous)); list events in time order")
+            }
+            previous = event.at
+            switch event.action {
+            case let .drag(by, durationMs, velocity):
+                guard by.isFinite else { throw fail("drag.by must be a finite number of points") }
+                guard durationMs.isFinite, durationMs >= 0 else {
+                    throw fail("drag.durationMs must be a finite number of ms ≥ 0 (got \(ScrollScriptError.format(durationMs)))")
+                }
+                if let velocity, !velocity.isFinite { throw fail("drag.velocity must be a finite number of points per ms") }
+                if durationMs == 0, velocity == nil {
+                    throw fail("a drag over 0 ms has no speed of its own: give drag.velocity")
+                }
+            case let .offset(offset):
+                guard offset.isFinite else { throw fail("offset must be a finite number of points") }
+            case .end:
+                guard position == events.count - 1 else {
+                    throw fail("end must be the last event: nothing happens after the input completes")
+                }
+            case .scrollTo, .tapMarker:
+                break
+            }
+        }
+    }
+
+    /// Checks the store indices against a list of `storeCount` stores: the
+    /// initial index, every `scrollTo` and `tapMarker`.
+    public func validate(storeCount: Int) throws(ScrollScriptError) {
+        try validate()
+        if storeCount == 0 ? initialIndex != 0 : !(0..<storeCount).contains(initialIndex) {
+            throw ScrollScriptError("initialIndex \(initialIndex) is out of range: \(Self.describe(storeCount: storeCount))")
+        }
+        for (position, event) in events.enumerated() {
+            let index: Int
+            switch event.action {
+            case let .scrollTo(target, _): index = target
+            case let .tapMarker(target): index = target
+            default: continue
+            }
+            guard (0..<storeCount).contains(index) else {
+                throw ScrollScriptError(
+                    "\(event.action.name) \(index) is out of range: \(Self.describe(storeCount: storeCount))",
+                    event: position + 1, at: event.at)
+            }
+        }
+    }
+
+    private static func describe(storeCount: Int) -> String {
+        switch storeCount {
+        case 0: "the list is empty"
+        case 1: "the list has 1 store (index 0)"
+        default: "the list has \(storeCount) stores (0...\(storeCount - 1))"
+        }
+    }
+}

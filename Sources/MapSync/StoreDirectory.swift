@@ -1,0 +1,15 @@
+/// The view model's read-only view of a store list, in carousel order: how
+/// many stores, and the pin at a position.
+///
+/// A protocol so that map sync knows nothing of where stores live (SQLite,
+/// a network page, an array). The view model looks a store up only when its
+/// index is emitted — after debounce and distinct — never per frame, so a
+/// lookup may cost a database query.
+public protocol StoreDirectory: Sendable {
+    /// The number of stores; positions run `0..<count`.
+    var count: Int { get }
+
+    /// The pin of the store at `index` (in `0..<count`). May throw when the
+    /// storage behind it fails.
+    func pin(at index: Int) throws -> StorePin
+}

@@ -1,0 +1,16 @@
+/// What the map needs of one store: its id and where it is — a marker pin,
+/// without the rest of the row.
+public struct StorePin: Hashable, Sendable {
+    /// The store's id, unique in the catalog.
+    public var id: String
+    /// Degrees north, −90…90 (seed 002's `store.y`).
+    public var latitude: Double
+    /// Degrees east, −180…180 (seed 002's `store.x`).
+    public var longitude: Double
+
+    public init(id: String, latitude: Double, longitude: Double) {
+        self.id = id
+        self.latitude = latitude
+        self.longitude = longitude
+    }
+}
