@@ -65,6 +65,9 @@ struct CarouselBench: ParsableCommand {
                 scanQueries: sizes.scanQueries, boxQueries: sizes.boxQueries
             ).run(into: &report)
         }
+        if selected.contains(.focus) {
+            try FocusBenchmark(workspace: workspace, runs: sizes.focusRuns).run(into: &report)
+        }
         report.loadAtEnd = Machine.loadAverage()
         if smoke {
             // Tiny sizes on debug builds measure nothing worth a verdict:
