@@ -33,7 +33,7 @@ struct FocusBenchmark {
         ))
         report.notes.append("""
             focus: \(runs) processes of `carousel focus --list \(workspace.listName) --offset X --db CATALOG` \
-            (release binary, default layout) at random positions of the \(Format.count(count))-store list, \
+            (default layout) at random positions of the \(Format.count(count))-store list, \
             wall from spawn to exit; seed \(String(seed, radix: 16))
             """)
     }
