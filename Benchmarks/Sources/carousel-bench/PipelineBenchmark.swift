@@ -47,14 +47,14 @@ struct PipelineBenchmark {
         let ourDriver = Samples(ourDriverSeconds).median
         let peerDriver = Samples(peerDriverSeconds).median
         report.rows.append(ReportRow(
-            "  of which the virtual-time input driver: ns/event",
+            "  of which the input driver, ns/event (peer ÷ ours)",
             ours: nanosecondsPerEvent(ourDriver, events.count), peer: nanosecondsPerEvent(peerDriver, events.count),
             ratio: Format.ratio(peerDriver / ourDriver)
         ))
         let ourRest = Samples(ourSeconds).median - ourDriver
         let peerRest = Samples(peerSeconds).median - peerDriver
         report.rows.append(ReportRow(
-            "  of which the operators and lookup: ns/event",
+            "  of which operators and lookup (peer ÷ ours)",
             ours: nanosecondsPerEvent(ourRest, events.count), peer: nanosecondsPerEvent(peerRest, events.count),
             ratio: Format.ratio(peerRest / ourRest)
         ))
@@ -71,9 +71,4 @@ struct PipelineBenchmark {
 
 private func nanosecondsPerEvent(_ seconds: Double, _ count: Int) -> String {
     String(format: "%.0f ns", seconds / Double(count) * 1e9)
-}
-
-/// Progress on stderr, so stdout is the table alone.
-func progress(_ message: String) {
-    FileHandle.standardError.write(Data(("· " + message + "\n").utf8))
 }
