@@ -22,16 +22,15 @@ struct TextTable {
     }
 
     func render() -> String {
-        // Width in characters (grapheme clusters); Hangul renders two cells
-        // wide in most terminals, which we accept: the table stays aligned by
-        // character, and --json is there for machines.
-        var widths = columns.map { $0.title.count }
+        // Width in terminal cells: Hangul and CJK render two cells wide, so a
+        // table of Korean store names stays aligned.
+        var widths = columns.map { $0.title.terminalWidth }
         for row in rows {
-            for (i, cell) in row.enumerated() { widths[i] = max(widths[i], cell.count) }
+            for (i, cell) in row.enumerated() { widths[i] = max(widths[i], cell.terminalWidth) }
         }
         func line(_ cells: [String]) -> String {
             cells.enumerated().map { i, cell in
-                let pad = String(repeating: " ", count: widths[i] - cell.count)
+                let pad = String(repeating: " ", count: widths[i] - cell.terminalWidth)
                 return columns[i].alignment == .right ? pad + cell : cell + pad
             }
             .joined(separator: "  ")
@@ -45,6 +44,23 @@ struct TextTable {
 }
 
 extension String {
+    /// Cells this string takes in a terminal: two for each wide character
+    /// (East Asian Wide/Fullwidth: Hangul, CJK, fullwidth forms), one else.
+    var terminalWidth: Int {
+        unicodeScalars.reduce(0) { width, scalar in
+            switch scalar.value {
+            case 0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF,
+                 0x4E00...0x9FFF, 0xA960...0xA97F, 0xAC00...0xD7A3, 0xF900...0xFAFF,
+                 0xFE30...0xFE4F, 0xFF00...0xFF60, 0xFFE0...0xFFE6:
+                return width + 2
+            case 0x0300...0x036F, 0x200B...0x200F:
+                return width  // combining marks and zero-width characters
+            default:
+                return width + 1
+            }
+        }
+    }
+
     fileprivate func trailingSpacesTrimmed() -> String {
         var s = Substring(self)
         while s.last == " " { s = s.dropLast() }
