@@ -12,7 +12,8 @@ extension Carousel {
             abstract: "Run the main job on the bundled sample data.",
             discussion: """
                 Imports the 44 sample stores (SampleData/seoul-coffee.csv, built into the binary) \
-                into a temporary database — or into --db PATH as the list "seoul-coffee" — replays \
+                into a temporary database — or, with an explicit --db PATH, into that database as the \
+                list "seoul-coffee" (replaced; $CAROUSEL_DB is not used) — replays \
                 the demo scroll script (SampleData/scripts/demo.json) and prints when the map camera \
                 moves and which marker is selected. Works from any directory.
                 """
@@ -21,10 +22,12 @@ extension Carousel {
         /// The list the demo imports the sample stores as.
         static let listName = "seoul-coffee"
 
-        @Option(
-            name: .customLong("db"),
-            help: ArgumentHelp("Import into this database (list \"seoul-coffee\", replaced) instead of a temporary one.", valueName: "path"))
-        var path: String?
+        /// `--db PATH` (also accepted before `demo`, as everywhere): import
+        /// into that database instead of a temporary one. Only an explicit
+        /// `--db` counts — the demo never writes into `$CAROUSEL_DB` or the
+        /// per-user default on its own.
+        @OptionGroup var database: DatabaseOptions
+        private var path: String? { database.path }
 
         @Flag(help: "Also print frames, releases, loop jumps and commanded scrolls.")
         var trace = false
