@@ -36,7 +36,13 @@ public final class VirtualTimeScheduler: Scheduler {
     private let state = Mutex(State())
     /// `now` as the bit pattern of its `Double`: read without a lock, because
     /// operators read the clock for every value on the hot path.
-    private let clock: Atomic<UInt64>
+    @usableFromInline
+    let clock: Atomic<UInt64>
+    /// The due time of the queue's first entry (`+∞` when empty), as a bit
+    /// pattern, kept in step with the queue under the lock: `advance` reads
+    /// it without the lock and returns at once when nothing is due — the
+    /// common case of an input fed between two timers.
+    private let earliestDue = Atomic<UInt64>(Milliseconds.infinity.bitPattern)
 
     /// Creates a scheduler whose clock reads `now` (0 by default).
     public init(now: Milliseconds = 0) {
@@ -44,6 +50,7 @@ public final class VirtualTimeScheduler: Scheduler {
     }
 
     /// The current virtual time; it moves only by `advance` and `run`.
+    @inlinable
     public private(set) var now: Milliseconds {
         get { Double(bitPattern: clock.load(ordering: .acquiring)) }
         set { clock.store(newValue.bitPattern, ordering: .releasing) }
@@ -72,6 +79,7 @@ public final class VirtualTimeScheduler: Scheduler {
             state.nextSequence += 1
             let slot = state.actions.store(action, sequence: sequence)
             state.queue.insert(QueueEntry(time: Swift.max(time, now), lane: lane, sequence: sequence, slot: slot))
+            publishEarliestDue(of: state.queue)
             return (slot, sequence)
         }
         return ScheduledAction(scheduler: self, slot: slot, sequence: sequence)
@@ -85,27 +93,61 @@ public final class VirtualTimeScheduler: Scheduler {
 
     /// Moves the clock to `time`, running every action due by then.
     public func advance(to time: Milliseconds) {
-        precondition(time >= now, "VirtualTimeScheduler: cannot go back in time from \(now) ms to \(time) ms")
-        while let action = nextAction(dueBy: time) {
-            action()
-        }
-        now = time
+        run(before: QueueEntry.Bound(afterEverythingAt: time), thenSetClockTo: time)
+    }
+
+    /// Moves the clock to `time` for an input arriving then, without queueing
+    /// the input: runs every action due before `time` and the input-lane
+    /// actions due at `time`, then sets `now` to `time`.
+    ///
+    /// Timers due at `time` stay queued, so the input the caller sends next is
+    /// seen after the inputs queued for `time` and before those timers
+    /// (SPEC §5: an input at T is processed before a timer that falls due at
+    /// T). It orders the input as `schedule(at: time, lane: .input)` followed
+    /// by `advance(to: time)` would, with no closure, queue entry or
+    /// disposable per input. The timers left due at `time` run on the next
+    /// `advance` or `run()`, with `now` at `time`, after any further input
+    /// sent at `time`.
+    ///
+    /// ```swift
+    /// for (time, offset) in frames {
+    ///     scheduler.advance(toInputAt: time)
+    ///     offsets.onNext(offset)
+    /// }
+    /// scheduler.run()  // the timers still pending after the last input
+    /// ```
+    public func advance(toInputAt time: Milliseconds) {
+        run(before: QueueEntry.Bound(beforeTimersAt: time), thenSetClockTo: time)
     }
 
     /// Runs actions until none is pending; the clock stops at the last one's
     /// due time. An action that always schedules another never returns.
     public func run() {
-        while let action = nextAction(dueBy: .infinity) {
+        while let action = nextAction(before: QueueEntry.Bound(afterEverythingAt: .infinity)) {
             action()
         }
     }
 
-    /// Removes the next action due by `limit`, skipping cancelled ones, and
-    /// sets the clock to its due time. It runs outside the lock, so it may
-    /// schedule or cancel freely.
-    private func nextAction(dueBy limit: Milliseconds) -> (@Sendable () -> Void)? {
+    /// Runs every action ordered before `bound`, then moves the clock to `time`.
+    private func run(before bound: QueueEntry.Bound, thenSetClockTo time: Milliseconds) {
+        precondition(time >= now, "VirtualTimeScheduler: cannot go back in time from \(now) ms to \(time) ms")
+        // Lock-free when nothing is due by `time`: per input fed, one atomic
+        // load instead of a lock round trip.
+        if Double(bitPattern: earliestDue.load(ordering: .acquiring)) <= time {
+            while let action = nextAction(before: bound) {
+                action()
+            }
+        }
+        now = time
+    }
+
+    /// Removes the next action ordered before `bound`, skipping cancelled
+    /// ones, and sets the clock to its due time. It runs outside the lock, so
+    /// it may schedule or cancel freely.
+    private func nextAction(before bound: QueueEntry.Bound) -> (@Sendable () -> Void)? {
         state.withLock { state in
-            while let next = state.queue.min, next.time <= limit {
+            defer { publishEarliestDue(of: state.queue) }
+            while let next = state.queue.min, next.precedes(bound) {
                 state.queue.removeMin()
                 if let action = state.actions.release(slot: next.slot) {
                     now = next.time
@@ -114,6 +156,12 @@ public final class VirtualTimeScheduler: Scheduler {
             }
             return nil
         }
+    }
+
+    /// Mirrors the queue's first due time into `earliestDue`; called under
+    /// the lock after every change of the queue.
+    private func publishEarliestDue(of queue: MinHeap<QueueEntry>) {
+        earliestDue.store((queue.min?.time ?? .infinity).bitPattern, ordering: .releasing)
     }
 
     fileprivate func cancel(slot: Int, sequence: UInt64) {
@@ -141,6 +189,30 @@ private struct QueueEntry: Comparable {
 
     static func < (lhs: QueueEntry, rhs: QueueEntry) -> Bool {
         lhs.time < rhs.time || (lhs.time == rhs.time && lhs.order < rhs.order)
+    }
+
+    /// An exclusive upper bound on (time, order): where a pass of the clock stops.
+    struct Bound {
+        let time: Milliseconds
+        let order: UInt64
+
+        /// After every action due by `time`, whatever its lane: `advance(to:)`.
+        init(afterEverythingAt time: Milliseconds) {
+            self.time = time
+            self.order = .max
+        }
+
+        /// After the input-lane actions due at `time`, before its timers:
+        /// `advance(toInputAt:)`. The lowest order of the timer lane.
+        init(beforeTimersAt time: Milliseconds) {
+            self.time = time
+            self.order = UInt64(VirtualTimeScheduler.Lane.timer.rawValue) << 63
+        }
+    }
+
+    /// Whether this entry runs in a pass that stops at `bound`.
+    func precedes(_ bound: Bound) -> Bool {
+        time < bound.time || (time == bound.time && order < bound.order)
     }
 }
 
