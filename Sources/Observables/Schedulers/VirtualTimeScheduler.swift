@@ -220,30 +220,35 @@ private struct QueueEntry: Comparable {
 /// plain data, and a cancelled closure is released at once instead of
 /// waiting in the heap until its due time.
 private struct ActionTable {
-    private var actions: [(@Sendable () -> Void)?] = []
-    /// The sequence number of the action each slot holds (or last held),
-    /// so a stale cancellation cannot hit a reused slot.
-    private var sequences: [UInt64] = []
+    /// One slot. The closure sits in a struct field, not directly as an
+    /// array element: as a generic `Element` it would be stored at maximal
+    /// abstraction, behind a reabstraction thunk allocated per action.
+    private struct Slot {
+        var action: (@Sendable () -> Void)?
+        /// The sequence number of the action the slot holds (or last held),
+        /// so a stale cancellation cannot hit a reused slot.
+        var sequence: UInt64
+    }
+
+    private var slots: [Slot] = []
     private var freeSlots: [Int] = []
     private(set) var liveCount = 0
 
     mutating func store(_ action: @escaping @Sendable () -> Void, sequence: UInt64) -> Int {
         liveCount += 1
         if let slot = freeSlots.popLast() {
-            actions[slot] = action
-            sequences[slot] = sequence
+            slots[slot] = Slot(action: action, sequence: sequence)
             return slot
         }
-        actions.append(action)
-        sequences.append(sequence)
-        return actions.count - 1
+        slots.append(Slot(action: action, sequence: sequence))
+        return slots.count - 1
     }
 
     /// Cancels: removes the action scheduled as `sequence`, if it is still waiting.
     /// The slot stays taken until its queue entry is popped.
     mutating func take(slot: Int, sequence: UInt64) -> (@Sendable () -> Void)? {
-        guard sequences[slot] == sequence, let action = actions[slot] else { return nil }
-        actions[slot] = nil
+        guard slots[slot].sequence == sequence, let action = slots[slot].action else { return nil }
+        slots[slot].action = nil
         liveCount -= 1
         return action
     }
@@ -251,8 +256,8 @@ private struct ActionTable {
     /// Pops: frees the slot and returns its action, `nil` if it was cancelled.
     mutating func release(slot: Int) -> (@Sendable () -> Void)? {
         freeSlots.append(slot)
-        guard let action = actions[slot] else { return nil }
-        actions[slot] = nil
+        guard let action = slots[slot].action else { return nil }
+        slots[slot].action = nil
         liveCount -= 1
         return action
     }
