@@ -58,7 +58,7 @@ public final class VirtualTimeScheduler: Scheduler {
 
     /// The number of actions scheduled and neither run nor cancelled yet.
     public var pendingCount: Int {
-        state.withLock { $0.actions.liveCount }
+        state.withLock { $0.actions.pendingCount }
     }
 
     /// Schedules `action` on the timer lane at `time` (at `now` if `time` is past).
@@ -74,15 +74,15 @@ public final class VirtualTimeScheduler: Scheduler {
         _ action: @escaping @Sendable () -> Void
     ) -> any Disposable {
         precondition(!time.isNaN, "VirtualTimeScheduler: cannot schedule an action at NaN ms")
-        let (slot, sequence) = state.withLock { state in
+        let pending = PendingAction(action)
+        state.withLock { state in
             let sequence = state.nextSequence
             state.nextSequence += 1
-            let slot = state.actions.store(action, sequence: sequence)
+            let slot = state.actions.store(pending)
             state.queue.insert(QueueEntry(time: Swift.max(time, now), lane: lane, sequence: sequence, slot: slot))
             publishEarliestDue(of: state.queue)
-            return (slot, sequence)
         }
-        return ScheduledAction(scheduler: self, slot: slot, sequence: sequence)
+        return pending
     }
 
     /// Moves the clock forward by `duration`, running every action due by then.
@@ -149,7 +149,7 @@ public final class VirtualTimeScheduler: Scheduler {
             defer { publishEarliestDue(of: state.queue) }
             while let next = state.queue.min, next.precedes(bound) {
                 state.queue.removeMin()
-                if let action = state.actions.release(slot: next.slot) {
+                if let action = state.actions.release(slot: next.slot).take() {
                     now = next.time
                     return action
                 }
@@ -164,12 +164,6 @@ public final class VirtualTimeScheduler: Scheduler {
         earliestDue.store((queue.min?.time ?? .infinity).bitPattern, ordering: .releasing)
     }
 
-    fileprivate func cancel(slot: Int, sequence: UInt64) {
-        // The closure comes out of the lock and is released here, outside it:
-        // its captures' deinits may schedule or cancel.
-        let cancelled = state.withLock { $0.actions.take(slot: slot, sequence: sequence) }
-        _ = cancelled
-    }
 }
 
 /// A queued action's place in line: due time, then lane, then scheduling order.
@@ -216,61 +210,30 @@ private struct QueueEntry: Comparable {
     }
 }
 
-/// The closures of the queued actions, in reusable slots: the heap stays
-/// plain data, and a cancelled closure is released at once instead of
-/// waiting in the heap until its due time.
+/// The queued actions, in reusable slots: the heap stays plain data (an
+/// index per entry), so sifting it never retains or releases.
 private struct ActionTable {
-    /// One slot. The closure sits in a struct field, not directly as an
-    /// array element: as a generic `Element` it would be stored at maximal
-    /// abstraction, behind a reabstraction thunk allocated per action.
-    private struct Slot {
-        var action: (@Sendable () -> Void)?
-        /// The sequence number of the action the slot holds (or last held),
-        /// so a stale cancellation cannot hit a reused slot.
-        var sequence: UInt64
+    private var slots: [PendingAction?] = []
+    private var freeSlots: [Int] = []
+
+    /// The actions neither run nor cancelled; O(n), for diagnostics and tests.
+    var pendingCount: Int {
+        slots.lazy.filter { $0?.isPending == true }.count
     }
 
-    private var slots: [Slot] = []
-    private var freeSlots: [Int] = []
-    private(set) var liveCount = 0
-
-    mutating func store(_ action: @escaping @Sendable () -> Void, sequence: UInt64) -> Int {
-        liveCount += 1
+    mutating func store(_ action: PendingAction) -> Int {
         if let slot = freeSlots.popLast() {
-            slots[slot] = Slot(action: action, sequence: sequence)
+            slots[slot] = action
             return slot
         }
-        slots.append(Slot(action: action, sequence: sequence))
+        slots.append(action)
         return slots.count - 1
     }
 
-    /// Cancels: removes the action scheduled as `sequence`, if it is still waiting.
-    /// The slot stays taken until its queue entry is popped.
-    mutating func take(slot: Int, sequence: UInt64) -> (@Sendable () -> Void)? {
-        guard slots[slot].sequence == sequence, let action = slots[slot].action else { return nil }
-        slots[slot].action = nil
-        liveCount -= 1
-        return action
-    }
-
-    /// Pops: frees the slot and returns its action, `nil` if it was cancelled.
-    mutating func release(slot: Int) -> (@Sendable () -> Void)? {
+    /// Pops: frees the slot and returns its action (cancelled or not).
+    mutating func release(slot: Int) -> PendingAction {
         freeSlots.append(slot)
-        guard let action = slots[slot].action else { return nil }
-        slots[slot].action = nil
-        liveCount -= 1
-        return action
-    }
-}
-
-/// Cancels one queued action. Holds the scheduler weakly, so a scheduler
-/// dropped with actions still queued is freed with them.
-private struct ScheduledAction: Disposable {
-    weak let scheduler: VirtualTimeScheduler?
-    let slot: Int
-    let sequence: UInt64
-
-    func dispose() {
-        scheduler?.cancel(slot: slot, sequence: sequence)
+        defer { slots[slot] = nil }
+        return slots[slot].unsafelyUnwrapped
     }
 }
