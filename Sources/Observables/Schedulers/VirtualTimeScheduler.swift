@@ -14,6 +14,10 @@ import Synchronization
 /// - an action scheduled by a running action is run in the same pass if it
 ///   is due by the pass's target time.
 ///
+/// An input from outside need not be queued: `advance(toInputAt:)` moves the
+/// clock to its time, leaving that instant's timers queued, and the caller
+/// sends it directly — the hot path of the simulator and the benchmark.
+///
 /// Actions run on the thread that advances the clock. Scheduling and
 /// cancelling are thread-safe.
 public final class VirtualTimeScheduler: Scheduler {
@@ -163,7 +167,6 @@ public final class VirtualTimeScheduler: Scheduler {
     private func publishEarliestDue(of queue: MinHeap<QueueEntry>) {
         earliestDue.store((queue.min?.time ?? .infinity).bitPattern, ordering: .releasing)
     }
-
 }
 
 /// A queued action's place in line: due time, then lane, then scheduling order.
