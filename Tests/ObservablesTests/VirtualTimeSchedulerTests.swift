@@ -96,4 +96,90 @@ import TestSupport
         let sorted = expected.sorted { ($0.time, $0.lane, $0.index) < ($1.time, $1.lane, $1.index) }.map(\.index)
         #expect(order.entries == sorted, "seed \(seed)")
     }
+
+    // MARK: advance(toInputAt:)
+
+    @Test func anInputFedAtATimersInstantIsSeenAfterQueuedInputsAndBeforeThatTimer() {
+        _ = scheduler.schedule(at: 250, lane: .timer, entry("timer"))
+        _ = scheduler.schedule(at: 250, lane: .input, entry("queued input"))
+        _ = scheduler.schedule(at: 200, lane: .timer, entry("early timer"))
+        scheduler.advance(toInputAt: 250)
+        #expect(scheduler.now == 250)
+        entry("fed input")()
+        #expect(scheduler.pendingCount == 1, "the timer due at 250 waits for the next advance")
+        scheduler.advance()
+        #expect(ran == ["early timer@200", "queued input@250", "fed input@250", "timer@250"])
+    }
+
+    @Test func inputsFedAtTheSameInstantAllComeBeforeItsTimers() {
+        _ = scheduler.schedule(at: 100, entry("timer"))
+        scheduler.advance(toInputAt: 100)
+        entry("first")()
+        scheduler.advance(toInputAt: 100)
+        entry("second")()
+        scheduler.run()
+        #expect(ran == ["first@100", "second@100", "timer@100"])
+    }
+
+    @Test func aTimerScheduledByAFedInputRunsOnLaterAdvances() {
+        // Nothing is queued when the input comes: the lock-free path must
+        // still see the timer the input schedules.
+        scheduler.advance(toInputAt: 10)
+        _ = scheduler.schedule(after: 5, entry("timer"))
+        scheduler.advance(toInputAt: 14)
+        #expect(ran.isEmpty)
+        scheduler.advance(toInputAt: 15)
+        #expect(ran.isEmpty, "a timer due at the input's instant waits for it")
+        scheduler.advance(toInputAt: 16)
+        #expect(ran == ["timer@15"])
+        #expect(scheduler.now == 16)
+    }
+
+    @Test(arguments: [11, 12, 13] as [UInt64])
+    func feedingByAdvanceToInputAtOrdersLikeQueueingEachInput(seed: UInt64) {
+        // The same stream fed both ways — each input queued on the input lane
+        // then `advance(to:)`, or `advance(toInputAt:)` then sent — must run
+        // everything in the same order at the same times. Inputs come at
+        // increasing times on a 10 ms grid and schedule timers (some
+        // cancelled) on the same grid, so timers often fall due exactly at
+        // an input's instant.
+        var random = SplitMix64(seed: seed)
+        var times: [Milliseconds] = []
+        var time: Milliseconds = 0
+        for _ in 0..<500 {
+            time += Double(10 * Int.random(in: 1...4, using: &random))
+            times.append(time)
+        }
+        let delays = times.indices.map { _ in Double(10 * Int.random(in: 0...6, using: &random)) }
+        let cancels = times.indices.map { _ in Int.random(in: 0..<5, using: &random) == 0 }
+
+        func play(queueingInputs: Bool) -> [String] {
+            let scheduler = VirtualTimeScheduler()
+            let log = Log<String>()
+            let held = Log<any Disposable>()
+            for (index, time) in times.enumerated() {
+                let input: @Sendable () -> Void = {
+                    log.append("input \(index)@\(scheduler.now)")
+                    let timer = scheduler.schedule(after: delays[index]) { log.append("timer \(index)@\(scheduler.now)") }
+                    // Cancel the previous input's timer, as debounce used to.
+                    if cancels[index], index > 0 { held.entries[index - 1].dispose() }
+                    held.append(timer)
+                }
+                if queueingInputs {
+                    _ = scheduler.schedule(at: time, lane: .input, input)
+                    scheduler.advance(to: time)
+                } else {
+                    scheduler.advance(toInputAt: time)
+                    input()
+                }
+            }
+            scheduler.run()
+            return log.entries
+        }
+
+        let queued = play(queueingInputs: true)
+        let fed = play(queueingInputs: false)
+        #expect(queued.count > times.count, "seed \(seed): no timer ran")
+        #expect(fed == queued, "seed \(seed)")
+    }
 }

@@ -45,17 +45,18 @@ enum ObservablesPipeline {
         feed(events, through: scheduler) { offset in sink.take(offset) }
     }
 
-    /// Sends each event at its time: scheduled on the input lane, so an
-    /// offset at T is seen before a debounce timer falling due at T
-    /// (SPEC §5), then the clock advanced to it.
+    /// Sends each event at its time: the clock moved to it as for an input
+    /// (`advance(toInputAt:)`: everything due before it runs, timers due at
+    /// the same instant wait), so an offset at T is seen before a debounce
+    /// timer falling due at T (SPEC §5); then the offset sent directly.
     private static func feed(
         _ events: [OffsetEvent],
         through scheduler: VirtualTimeScheduler,
-        send: @escaping @Sendable (Double) -> Void
+        send: (Double) -> Void
     ) {
         for event in events {
-            _ = scheduler.schedule(at: event.time, lane: .input) { send(event.offset) }
-            scheduler.advance(to: event.time)
+            scheduler.advance(toInputAt: event.time)
+            send(event.offset)
         }
     }
 }

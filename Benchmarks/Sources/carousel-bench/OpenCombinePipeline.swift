@@ -42,16 +42,16 @@ enum OpenCombinePipeline {
         feed(events, through: scheduler) { offset in sink.take(offset) }
     }
 
-    /// Sends each event at its time on the input lane, then advances the
-    /// clock to it: the same driver as ours.
+    /// Moves the clock to each event's time as for an input, then sends it
+    /// directly: the same driver as ours.
     private static func feed(
         _ events: [OffsetEvent],
         through scheduler: OpenCombineVirtualScheduler,
-        send: @escaping (Double) -> Void
+        send: (Double) -> Void
     ) {
         for event in events {
-            scheduler.scheduleInput(at: event.time) { send(event.offset) }
-            scheduler.advance(to: event.time)
+            scheduler.advance(toInputAt: event.time)
+            send(event.offset)
         }
     }
 }

@@ -6,8 +6,9 @@ import OpenCombine
 ///
 /// Same ordering rules as our `VirtualTimeScheduler` (SPEC §5), so the two
 /// pipelines can be held to identical outputs: actions run in order of due
-/// time; at equal times, inputs (``scheduleInput(at:_:)``) before timers;
-/// then in scheduling order; `now` is an action's due time while it runs.
+/// time; at equal times, inputs before timers (an input is fed by
+/// ``advance(toInputAt:)`` then sent, never queued); then in scheduling
+/// order; `now` is an action's due time while it runs.
 ///
 /// Single-threaded, so no lock: it runs the peer on the benchmark's thread
 /// only, and a lock-free peer is the conservative choice for a ratio in our
@@ -132,17 +133,26 @@ final class OpenCombineVirtualScheduler: OpenCombine.Scheduler {
         return task
     }
 
-    /// Schedules an input from outside the pipeline (a raw offset report):
-    /// at equal times it runs before the timers.
-    func scheduleInput(at time: Double, _ action: @escaping () -> Void) {
-        enqueue(Task(action, interval: nil), at: time, lane: .input)
-    }
-
     /// Moves the clock to `time`, running every action due by then,
     /// including those scheduled meanwhile.
     func advance(to time: Double) {
         precondition(time >= now.milliseconds, "cannot go back in time from \(now.milliseconds) ms to \(time) ms")
         while let next = queue.last, next.time <= time {
+            runNext()
+        }
+        now = Time(milliseconds: time)
+    }
+
+    /// Moves the clock to `time` for an input arriving then, without queueing
+    /// it: runs every action due before `time` and the inputs due at `time`,
+    /// then sets `now`; timers due at `time` stay queued, so the input sent
+    /// next is seen before them. The exact equivalent of our
+    /// `VirtualTimeScheduler.advance(toInputAt:)`, so both pipelines are fed
+    /// the same way.
+    func advance(toInputAt time: Double) {
+        precondition(time >= now.milliseconds, "cannot go back in time from \(now.milliseconds) ms to \(time) ms")
+        let firstTimer = Lane.timer.rawValue << 63
+        while let next = queue.last, next.time < time || (next.time == time && next.order < firstTimer) {
             runNext()
         }
         now = Time(milliseconds: time)

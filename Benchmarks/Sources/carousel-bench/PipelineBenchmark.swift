@@ -43,7 +43,7 @@ struct PipelineBenchmark {
             ratio: Format.ratio(ourRate / peerRate), target: .atLeast(10, "10×"), measured: ourRate / peerRate
         ))
         // The breakdown that explains the ratio: what the shared driver
-        // (one input-lane action per event, then advance) costs alone.
+        // (the clock moved to each event's time, then a send) costs alone.
         let ourDriver = Samples(ourDriverSeconds).median
         let peerDriver = Samples(peerDriverSeconds).median
         report.rows.append(ReportRow(

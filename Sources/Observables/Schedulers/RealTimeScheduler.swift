@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 
 /// A scheduler on the wall clock that runs its actions on a dispatch queue:
 /// for apps (the main queue, like RxSwift's `MainScheduler`) and real-time tests.
@@ -38,32 +37,5 @@ public final class RealTimeScheduler: Scheduler {
             pending.run()
         }
         return pending
-    }
-}
-
-/// An action that runs at most once, and not at all once disposed.
-///
-/// Disposing releases the closure at once: a cancelled dispatch block stays
-/// queued until its deadline, and would keep an operator's state alive.
-private final class PendingAction: Disposable {
-    private let action: Mutex<(@Sendable () -> Void)?>
-
-    init(_ action: @escaping @Sendable () -> Void) {
-        self.action = Mutex(action)
-    }
-
-    func run() {
-        take()?()
-    }
-
-    func dispose() {
-        _ = take()
-    }
-
-    private func take() -> (@Sendable () -> Void)? {
-        action.withLock { action in
-            defer { action = nil }
-            return action
-        }
     }
 }

@@ -14,6 +14,10 @@ import Synchronization
 /// - an action scheduled by a running action is run in the same pass if it
 ///   is due by the pass's target time.
 ///
+/// An input from outside need not be queued: `advance(toInputAt:)` moves the
+/// clock to its time, leaving that instant's timers queued, and the caller
+/// sends it directly — the hot path of the simulator and the benchmark.
+///
 /// Actions run on the thread that advances the clock. Scheduling and
 /// cancelling are thread-safe.
 public final class VirtualTimeScheduler: Scheduler {
@@ -36,7 +40,13 @@ public final class VirtualTimeScheduler: Scheduler {
     private let state = Mutex(State())
     /// `now` as the bit pattern of its `Double`: read without a lock, because
     /// operators read the clock for every value on the hot path.
-    private let clock: Atomic<UInt64>
+    @usableFromInline
+    let clock: Atomic<UInt64>
+    /// The due time of the queue's first entry (`+∞` when empty), as a bit
+    /// pattern, kept in step with the queue under the lock: `advance` reads
+    /// it without the lock and returns at once when nothing is due — the
+    /// common case of an input fed between two timers.
+    private let earliestDue = Atomic<UInt64>(Milliseconds.infinity.bitPattern)
 
     /// Creates a scheduler whose clock reads `now` (0 by default).
     public init(now: Milliseconds = 0) {
@@ -44,6 +54,7 @@ public final class VirtualTimeScheduler: Scheduler {
     }
 
     /// The current virtual time; it moves only by `advance` and `run`.
+    @inlinable
     public private(set) var now: Milliseconds {
         get { Double(bitPattern: clock.load(ordering: .acquiring)) }
         set { clock.store(newValue.bitPattern, ordering: .releasing) }
@@ -51,7 +62,7 @@ public final class VirtualTimeScheduler: Scheduler {
 
     /// The number of actions scheduled and neither run nor cancelled yet.
     public var pendingCount: Int {
-        state.withLock { $0.actions.liveCount }
+        state.withLock { $0.actions.pendingCount }
     }
 
     /// Schedules `action` on the timer lane at `time` (at `now` if `time` is past).
@@ -67,14 +78,15 @@ public final class VirtualTimeScheduler: Scheduler {
         _ action: @escaping @Sendable () -> Void
     ) -> any Disposable {
         precondition(!time.isNaN, "VirtualTimeScheduler: cannot schedule an action at NaN ms")
-        let (slot, sequence) = state.withLock { state in
+        let pending = PendingAction(action)
+        state.withLock { state in
             let sequence = state.nextSequence
             state.nextSequence += 1
-            let slot = state.actions.store(action, sequence: sequence)
+            let slot = state.actions.store(pending)
             state.queue.insert(QueueEntry(time: Swift.max(time, now), lane: lane, sequence: sequence, slot: slot))
-            return (slot, sequence)
+            publishEarliestDue(of: state.queue)
         }
-        return ScheduledAction(scheduler: self, slot: slot, sequence: sequence)
+        return pending
     }
 
     /// Moves the clock forward by `duration`, running every action due by then.
@@ -85,29 +97,63 @@ public final class VirtualTimeScheduler: Scheduler {
 
     /// Moves the clock to `time`, running every action due by then.
     public func advance(to time: Milliseconds) {
-        precondition(time >= now, "VirtualTimeScheduler: cannot go back in time from \(now) ms to \(time) ms")
-        while let action = nextAction(dueBy: time) {
-            action()
-        }
-        now = time
+        run(before: QueueEntry.Bound(afterEverythingAt: time), thenSetClockTo: time)
+    }
+
+    /// Moves the clock to `time` for an input arriving then, without queueing
+    /// the input: runs every action due before `time` and the input-lane
+    /// actions due at `time`, then sets `now` to `time`.
+    ///
+    /// Timers due at `time` stay queued, so the input the caller sends next is
+    /// seen after the inputs queued for `time` and before those timers
+    /// (SPEC §5: an input at T is processed before a timer that falls due at
+    /// T). It orders the input as `schedule(at: time, lane: .input)` followed
+    /// by `advance(to: time)` would, with no closure, queue entry or
+    /// disposable per input. The timers left due at `time` run on the next
+    /// `advance` or `run()`, with `now` at `time`, after any further input
+    /// sent at `time`.
+    ///
+    /// ```swift
+    /// for (time, offset) in frames {
+    ///     scheduler.advance(toInputAt: time)
+    ///     offsets.onNext(offset)
+    /// }
+    /// scheduler.run()  // the timers still pending after the last input
+    /// ```
+    public func advance(toInputAt time: Milliseconds) {
+        run(before: QueueEntry.Bound(beforeTimersAt: time), thenSetClockTo: time)
     }
 
     /// Runs actions until none is pending; the clock stops at the last one's
     /// due time. An action that always schedules another never returns.
     public func run() {
-        while let action = nextAction(dueBy: .infinity) {
+        while let action = nextAction(before: QueueEntry.Bound(afterEverythingAt: .infinity)) {
             action()
         }
     }
 
-    /// Removes the next action due by `limit`, skipping cancelled ones, and
-    /// sets the clock to its due time. It runs outside the lock, so it may
-    /// schedule or cancel freely.
-    private func nextAction(dueBy limit: Milliseconds) -> (@Sendable () -> Void)? {
+    /// Runs every action ordered before `bound`, then moves the clock to `time`.
+    private func run(before bound: QueueEntry.Bound, thenSetClockTo time: Milliseconds) {
+        precondition(time >= now, "VirtualTimeScheduler: cannot go back in time from \(now) ms to \(time) ms")
+        // Lock-free when nothing is due by `time`: per input fed, one atomic
+        // load instead of a lock round trip.
+        if Double(bitPattern: earliestDue.load(ordering: .acquiring)) <= time {
+            while let action = nextAction(before: bound) {
+                action()
+            }
+        }
+        now = time
+    }
+
+    /// Removes the next action ordered before `bound`, skipping cancelled
+    /// ones, and sets the clock to its due time. It runs outside the lock, so
+    /// it may schedule or cancel freely.
+    private func nextAction(before bound: QueueEntry.Bound) -> (@Sendable () -> Void)? {
         state.withLock { state in
-            while let next = state.queue.min, next.time <= limit {
+            defer { publishEarliestDue(of: state.queue) }
+            while let next = state.queue.min, next.precedes(bound) {
                 state.queue.removeMin()
-                if let action = state.actions.release(slot: next.slot) {
+                if let action = state.actions.release(slot: next.slot).take() {
                     now = next.time
                     return action
                 }
@@ -116,11 +162,10 @@ public final class VirtualTimeScheduler: Scheduler {
         }
     }
 
-    fileprivate func cancel(slot: Int, sequence: UInt64) {
-        // The closure comes out of the lock and is released here, outside it:
-        // its captures' deinits may schedule or cancel.
-        let cancelled = state.withLock { $0.actions.take(slot: slot, sequence: sequence) }
-        _ = cancelled
+    /// Mirrors the queue's first due time into `earliestDue`; called under
+    /// the lock after every change of the queue.
+    private func publishEarliestDue(of queue: MinHeap<QueueEntry>) {
+        earliestDue.store((queue.min?.time ?? .infinity).bitPattern, ordering: .releasing)
     }
 }
 
@@ -142,58 +187,56 @@ private struct QueueEntry: Comparable {
     static func < (lhs: QueueEntry, rhs: QueueEntry) -> Bool {
         lhs.time < rhs.time || (lhs.time == rhs.time && lhs.order < rhs.order)
     }
+
+    /// An exclusive upper bound on (time, order): where a pass of the clock stops.
+    struct Bound {
+        let time: Milliseconds
+        let order: UInt64
+
+        /// After every action due by `time`, whatever its lane: `advance(to:)`.
+        init(afterEverythingAt time: Milliseconds) {
+            self.time = time
+            self.order = .max
+        }
+
+        /// After the input-lane actions due at `time`, before its timers:
+        /// `advance(toInputAt:)`. The lowest order of the timer lane.
+        init(beforeTimersAt time: Milliseconds) {
+            self.time = time
+            self.order = UInt64(VirtualTimeScheduler.Lane.timer.rawValue) << 63
+        }
+    }
+
+    /// Whether this entry runs in a pass that stops at `bound`.
+    func precedes(_ bound: Bound) -> Bool {
+        time < bound.time || (time == bound.time && order < bound.order)
+    }
 }
 
-/// The closures of the queued actions, in reusable slots: the heap stays
-/// plain data, and a cancelled closure is released at once instead of
-/// waiting in the heap until its due time.
+/// The queued actions, in reusable slots: the heap stays plain data (an
+/// index per entry), so sifting it never retains or releases.
 private struct ActionTable {
-    private var actions: [(@Sendable () -> Void)?] = []
-    /// The sequence number of the action each slot holds (or last held),
-    /// so a stale cancellation cannot hit a reused slot.
-    private var sequences: [UInt64] = []
+    private var slots: [PendingAction?] = []
     private var freeSlots: [Int] = []
-    private(set) var liveCount = 0
 
-    mutating func store(_ action: @escaping @Sendable () -> Void, sequence: UInt64) -> Int {
-        liveCount += 1
+    /// The actions neither run nor cancelled; O(n), for diagnostics and tests.
+    var pendingCount: Int {
+        slots.lazy.filter { $0?.isPending == true }.count
+    }
+
+    mutating func store(_ action: PendingAction) -> Int {
         if let slot = freeSlots.popLast() {
-            actions[slot] = action
-            sequences[slot] = sequence
+            slots[slot] = action
             return slot
         }
-        actions.append(action)
-        sequences.append(sequence)
-        return actions.count - 1
+        slots.append(action)
+        return slots.count - 1
     }
 
-    /// Cancels: removes the action scheduled as `sequence`, if it is still waiting.
-    /// The slot stays taken until its queue entry is popped.
-    mutating func take(slot: Int, sequence: UInt64) -> (@Sendable () -> Void)? {
-        guard sequences[slot] == sequence, let action = actions[slot] else { return nil }
-        actions[slot] = nil
-        liveCount -= 1
-        return action
-    }
-
-    /// Pops: frees the slot and returns its action, `nil` if it was cancelled.
-    mutating func release(slot: Int) -> (@Sendable () -> Void)? {
+    /// Pops: frees the slot and returns its action (cancelled or not).
+    mutating func release(slot: Int) -> PendingAction {
         freeSlots.append(slot)
-        guard let action = actions[slot] else { return nil }
-        actions[slot] = nil
-        liveCount -= 1
-        return action
-    }
-}
-
-/// Cancels one queued action. Holds the scheduler weakly, so a scheduler
-/// dropped with actions still queued is freed with them.
-private struct ScheduledAction: Disposable {
-    weak let scheduler: VirtualTimeScheduler?
-    let slot: Int
-    let sequence: UInt64
-
-    func dispose() {
-        scheduler?.cancel(slot: slot, sequence: sequence)
+        defer { slots[slot] = nil }
+        return slots[slot].unsafelyUnwrapped
     }
 }

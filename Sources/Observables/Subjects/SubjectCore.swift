@@ -11,10 +11,27 @@ import Synchronization
 /// re-entrantly from an observer — the new one is queued and the running
 /// thread delivers it next (the "emitter loop" of RxJava's
 /// `SerializedObserver`). Senders never block on observers.
+///
+/// **The fast lane.** A pipeline's subject almost always has one subscriber
+/// (the next operator) and one sending thread. For that case the subject
+/// keeps the lone subscriber in ``sole`` and a three-state atomic,
+/// ``fastLane``: a value is delivered after one compare-exchange
+/// (`armed → delivering`) and handed back with another (`delivering →
+/// armed`) — no lock, no snapshot, no retain (RxJava's `HalfSerializer`
+/// fast path, with the subscriber in the same word of state). Everything else
+/// — a terminal event, a second subscriber, a replaying subject, a send
+/// while a delivery runs — takes the lock, and the first thing it does under
+/// the lock is to turn the lane off (``disarm(_:)``): if a fast delivery is
+/// in flight, the lock holder marks the subject as delivering and queues
+/// behind it, and the fast deliverer, whose hand-back then fails, drains the
+/// backlog as any deliverer does. The lane is armed again, under the lock,
+/// only when no delivery runs and the conditions hold (``armIfSole(_:)``).
 @usableFromInline
 final class SubjectCore<Element: Sendable>: Sendable {
+    /// One subscription's observer; a class so that the fast lane can hold
+    /// it by an unmanaged reference and borrow it without a retain.
     @usableFromInline
-    struct Subscriber: Sendable {
+    final class Subscriber: Sendable {
         @usableFromInline let id: UInt64
         @usableFromInline let observer: Observer<Element>
 
@@ -46,6 +63,18 @@ final class SubjectCore<Element: Sendable>: Sendable {
         }
     }
 
+    /// The state of the fast lane.
+    @usableFromInline
+    enum FastLane: UInt8, AtomicRepresentable, Sendable {
+        /// Every send takes the lock.
+        case off
+        /// ``sole`` holds the only subscriber and no delivery runs: the next
+        /// value may be delivered without the lock.
+        case armed
+        /// A value is being delivered through the fast lane.
+        case delivering
+    }
+
     @usableFromInline
     struct State {
         @usableFromInline var subscribers: ContiguousArray<Subscriber> = []
@@ -57,6 +86,10 @@ final class SubjectCore<Element: Sendable>: Sendable {
         /// Whether some thread is running deliveries (and will drain `backlog`).
         @usableFromInline var isDelivering = false
         @usableFromInline var backlog: [Delivery] = []
+        /// Whether the fast lane was armed and not yet turned off under the
+        /// lock (it may be `armed` or `delivering` meanwhile); spares the
+        /// atomic exchange when it is known to be off.
+        @usableFromInline var isArmed = false
 
         @inlinable
         init(current: Element?) {
@@ -79,6 +112,13 @@ final class SubjectCore<Element: Sendable>: Sendable {
 
     @usableFromInline let state: Mutex<State>
     @usableFromInline let replaysCurrent: Bool
+    @usableFromInline let fastLane = Atomic<FastLane>(.off)
+    /// The lone subscriber, retained, while the lane is `armed` or
+    /// `delivering`. Written only under the lock while the lane is `off` and
+    /// no delivery runs; read only by the thread that moved the lane to
+    /// `delivering` — the atomic's acquire/release orders the two, which is
+    /// why this one field can opt out of the compiler's checking.
+    @usableFromInline nonisolated(unsafe) var sole: Unmanaged<Subscriber>?
 
     /// A core that replays `current` to new subscribers if it is given
     /// (`BehaviorSubject`), or replays nothing (`PublishSubject`).
@@ -86,6 +126,13 @@ final class SubjectCore<Element: Sendable>: Sendable {
     init(current: Element?) {
         state = Mutex(State(current: current))
         replaysCurrent = current != nil
+    }
+
+    deinit {
+        // An armed lane holds its subscriber; nothing can be delivering now.
+        if fastLane.load(ordering: .acquiring) == .armed {
+            sole?.release()
+        }
     }
 
     /// The latest value sent (or the initial one); `nil` for a core that does
@@ -107,8 +154,30 @@ final class SubjectCore<Element: Sendable>: Sendable {
 
     @inlinable
     func on(_ event: Event<Element>) {
-        let delivery: Delivery? = state.withLock { state in
-            guard state.terminal == nil else { return nil }
+        if case .next = event,
+           fastLane.compareExchange(expected: .armed, desired: .delivering, ordering: .acquiring).exchanged {
+            // `sole` is ours until we hand the lane back: borrow it, no retain.
+            let sole = self.sole.unsafelyUnwrapped
+            sole._withUnsafeGuaranteedRef { $0.observer.on(event) }
+            if fastLane.compareExchange(expected: .delivering, desired: .armed, ordering: .releasing).exchanged {
+                return
+            }
+            // The lane was turned off while we delivered: whoever did it is
+            // queued behind us, so we drain; and the lane's reference is ours to drop.
+            sole.release()
+            drainBacklog()
+            return
+        }
+        sendUnderLock(event)
+    }
+
+    /// The slow path of `on(_:)`: terminal events, several subscribers, a
+    /// replaying subject, or a send while another delivery runs.
+    @usableFromInline
+    func sendUnderLock(_ event: Event<Element>) {
+        let (delivery, unarmed): (Delivery?, Unmanaged<Subscriber>?) = state.withLock { state in
+            let unarmed = disarm(&state)
+            guard state.terminal == nil else { return (nil, unarmed) }
             if replaysCurrent, case .next(let element) = event {
                 state.current = element
             }
@@ -118,8 +187,10 @@ final class SubjectCore<Element: Sendable>: Sendable {
                 state.terminal = event
                 state.subscribers = []
             }
-            return state.schedule(delivery)
+            return (state.schedule(delivery), unarmed)
         }
+        // Released outside the lock: the observer's deinit chain may re-enter.
+        unarmed?.release()
         if let delivery {
             deliver(startingWith: delivery)
         }
@@ -127,20 +198,25 @@ final class SubjectCore<Element: Sendable>: Sendable {
 
     @usableFromInline
     func subscribe(_ observer: Observer<Element>) -> any Disposable {
-        let (id, delivery): (UInt64?, Delivery?) = state.withLock { state in
+        let (id, delivery, unarmed): (UInt64?, Delivery?, Unmanaged<Subscriber>?) = state.withLock { state in
+            let unarmed = disarm(&state)
             if let terminal = state.terminal {
                 // A late subscriber to a stopped subject gets only the stop (RxSwift).
                 let subscriber = Subscriber(id: 0, observer: observer)
-                return (nil, state.schedule(Delivery(event: terminal, recipients: [subscriber])))
+                return (nil, state.schedule(Delivery(event: terminal, recipients: [subscriber])), unarmed)
             }
             let subscriber = Subscriber(id: state.nextID, observer: observer)
             state.nextID += 1
             state.subscribers.append(subscriber)
-            guard replaysCurrent, let current = state.current else { return (subscriber.id, nil) }
+            guard replaysCurrent, let current = state.current else {
+                armIfSole(&state)
+                return (subscriber.id, nil, unarmed)
+            }
             // The replay is queued like any send, so it reaches the new
             // subscriber before any value sent after it subscribed.
-            return (subscriber.id, state.schedule(Delivery(event: .next(current), recipients: [subscriber])))
+            return (subscriber.id, state.schedule(Delivery(event: .next(current), recipients: [subscriber])), unarmed)
         }
+        unarmed?.release()
         if let delivery {
             deliver(startingWith: delivery)
         }
@@ -149,11 +225,15 @@ final class SubjectCore<Element: Sendable>: Sendable {
     }
 
     fileprivate func unsubscribe(_ id: UInt64) {
-        let removed: Subscriber? = state.withLock { state in
-            guard let index = state.subscribers.firstIndex(where: { $0.id == id }) else { return nil }
-            return state.subscribers.remove(at: index)
+        let (removed, unarmed): (Subscriber?, Unmanaged<Subscriber>?) = state.withLock { state in
+            let unarmed = disarm(&state)
+            guard let index = state.subscribers.firstIndex(where: { $0.id == id }) else { return (nil, unarmed) }
+            let removed = state.subscribers.remove(at: index)
+            armIfSole(&state)
+            return (removed, unarmed)
         }
         // Released outside the lock: the observer's deinit chain may re-enter.
+        unarmed?.release()
         _ = removed
     }
 
@@ -161,6 +241,14 @@ final class SubjectCore<Element: Sendable>: Sendable {
     @inlinable
     func deliver(startingWith first: Delivery) {
         first.run()
+        drainBacklog()
+    }
+
+    /// Runs what was queued while this thread delivered, until the backlog is
+    /// empty; then ends this thread's turn as the deliverer, and re-arms the
+    /// fast lane if it may.
+    @usableFromInline
+    func drainBacklog() {
         // The common case — nobody sent while we delivered — allocates nothing:
         // `batch` stays the empty array singleton.
         var batch: [Delivery] = []
@@ -168,6 +256,7 @@ final class SubjectCore<Element: Sendable>: Sendable {
             let isDrained = state.withLock { state in
                 if state.backlog.isEmpty {
                     state.isDelivering = false
+                    armIfSole(&state)
                     return true
                 }
                 // Hand our emptied buffer back to the state, reusing its capacity.
@@ -180,6 +269,40 @@ final class SubjectCore<Element: Sendable>: Sendable {
             }
             batch.removeAll(keepingCapacity: true)
         }
+    }
+
+    /// Under the lock: turns the fast lane off so that the state may change.
+    ///
+    /// If the lane was idle, returns its reference to the lone subscriber,
+    /// for the caller to release outside the lock. If a fast delivery is in
+    /// flight, the subject is marked as delivering — so the caller's own
+    /// delivery queues behind it — and that deliverer keeps the reference,
+    /// drains the backlog and ends the turn.
+    @usableFromInline
+    func disarm(_ state: inout State) -> Unmanaged<Subscriber>? {
+        guard state.isArmed else { return nil }
+        state.isArmed = false
+        switch fastLane.exchange(.off, ordering: .acquiringAndReleasing) {
+        case .armed:
+            defer { sole = nil }
+            return sole
+        case .delivering:
+            state.isDelivering = true
+            return nil
+        case .off:
+            preconditionFailure("SubjectCore: the fast lane was turned off outside the lock")
+        }
+    }
+
+    /// Under the lock: arms the fast lane if a value may now skip the lock —
+    /// one subscriber, no delivery running, not stopped, nothing to replay.
+    @usableFromInline
+    func armIfSole(_ state: inout State) {
+        guard !state.isArmed, !state.isDelivering, !replaysCurrent, state.terminal == nil,
+              state.subscribers.count == 1 else { return }
+        sole = Unmanaged.passRetained(state.subscribers[0])
+        state.isArmed = true
+        fastLane.store(.armed, ordering: .releasing)
     }
 }
 
