@@ -24,7 +24,7 @@ extension Catalog {
         if case let .distance(origin) = options.order, !origin.isValid {
             throw CatalogError.invalidArgument("cannot order by distance from \(origin): not a valid coordinate")
         }
-        var importer = ListImporter(list: name, reader: reader, options: options)
+        let importer = ListImporter(list: name, reader: reader, options: options)
         return try write { db in try importer.run(db) }
     }
 }

@@ -10,10 +10,19 @@ package enum CatalogDatabase {
     /// What a user calls the database in messages.
     static let inMemoryName = ":memory:"
 
+    /// What every catalog connection shares.
+    private static var configuration: Configuration {
+        var configuration = Configuration()
+        // Reads share a read transaction that outlives the call that opened
+        // it (ReadSnapshot), which GRDB otherwise refuses.
+        configuration.allowsUnsafeTransactions = true
+        return configuration
+    }
+
     /// Opens (creating if needed) the catalog at `path` in WAL mode and
     /// migrates it.
     package static func open(path: String) throws -> DatabaseQueue {
-        var configuration = Configuration()
+        var configuration = configuration
         // WAL: readers never block the writer, and a killed import leaves
         // only an uncommitted WAL tail that the next open ignores.
         configuration.journalMode = .wal
@@ -38,7 +47,7 @@ package enum CatalogDatabase {
 
     /// A fresh, empty, migrated in-memory catalog.
     package static func inMemory() throws -> DatabaseQueue {
-        let queue = try DatabaseQueue()
+        let queue = try DatabaseQueue(configuration: configuration)
         try migrate(queue, path: inMemoryName)
         return queue
     }

@@ -24,28 +24,33 @@ struct StoreWriter {
     private var newStoreLines: [Int32] = []
     /// The line of each existing store this import updated.
     private var updatedStoreLines: [Int64: Int] = [:]
-    /// The attributes JSON of the row being written (one buffer for all).
-    private var attributes: [UInt8] = []
+
+    /// The parameters of the insert and the update: the text columns in
+    /// ``RowBatch/Column`` order, then the coordinates (and the update's key).
+    private static let latitudeParameter = Int32(RowBatch.Column.allCases.count + 1)
+    private static let longitudeParameter = latitudeParameter + 1
+    private static let keyParameter = latitudeParameter + 2
 
     init(_ db: Database) throws {
         self.db = db
         insert = RawStatement(try db.makeStatement(sql: """
-            INSERT INTO stores (id, name, latitude, longitude, address, category, phone, attributes)
+            INSERT INTO stores (id, name, address, category, phone, attributes, latitude, longitude)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING
             """), in: db)
         find = RawStatement(try db.makeStatement(sql: "SELECT key, latitude, longitude FROM stores WHERE id = ?"), in: db)
         update = RawStatement(try db.makeStatement(sql: """
-            UPDATE stores SET id = ?, name = ?, latitude = ?, longitude = ?, address = ?, category = ?,
-                phone = ?, attributes = ?
-            WHERE key = ?9
+            UPDATE stores SET id = ?, name = ?, address = ?, category = ?, phone = ?, attributes = ?,
+                latitude = ?, longitude = ?
+            WHERE key = ?\(Self.keyParameter)
             """), in: db)
         firstNewKey = try Int64.fetchOne(db, sql: "SELECT coalesce(max(key), 0) + 1 FROM stores")!
         nextKey = firstNewKey
     }
 
-    mutating func write(_ store: Store, line: Int) throws -> Outcome {
+    /// Writes `store`, a row of `batch` whose text buffer is `text`.
+    mutating func write(_ store: RowBatch.Store, of batch: RowBatch, text: UnsafeBufferPointer<UInt8>) throws -> Outcome {
         insert.reset()
-        bind(store, to: insert)
+        bind(store, of: batch, text, to: insert)
         try insert.step()
         if insert.changes == 1 {
             let key = insert.lastInsertedKey
@@ -53,40 +58,48 @@ struct StoreWriter {
                 throw CatalogError.database("store keys are not increasing (got \(key), expected \(nextKey))")
             }
             nextKey += 1
-            newStoreLines.append(Int32(clamping: line))
+            newStoreLines.append(Int32(clamping: store.line))
             return .written(key: key)
         }
 
         find.reset()
-        find.bind(store.id, at: 1)
-        guard try find.step() else { throw CatalogError.database("store '\(store.id)' vanished during the import") }
+        find.bind(borrowingUTF8: text[batch.range(of: .id, store)], at: 1)
+        guard try find.step() else {
+            throw CatalogError.database("store '\(batch.id(of: store))' vanished during the import")
+        }
         let key = find.int64(0)
         let old = Coordinate(latitude: find.double(1), longitude: find.double(2))
         find.reset()
         if key >= firstNewKey { return .duplicate(firstLine: Int(newStoreLines[Int(key - firstNewKey)])) }
         if let firstLine = updatedStoreLines[key] { return .duplicate(firstLine: firstLine) }
-        updatedStoreLines[key] = line
+        updatedStoreLines[key] = store.line
 
         update.reset()
-        bind(store, to: update)
-        update.bind(key, at: 9)
+        bind(store, of: batch, text, to: update)
+        update.bind(key, at: Self.keyParameter)
         try update.step()
         update.reset()
-        if old != store.coordinate {
-            try SpatialIndex.move(store: key, from: old, to: store.coordinate, db)
+        let new = Coordinate(latitude: store.latitude, longitude: store.longitude)
+        if old != new {
+            try SpatialIndex.move(store: key, from: old, to: new, db)
         }
         return .written(key: key)
     }
 
-    private mutating func bind(_ store: Store, to statement: RawStatement) {
-        statement.bind(store.id, at: 1)
-        statement.bind(store.name, at: 2)
-        statement.bind(store.latitude, at: 3)
-        statement.bind(store.longitude, at: 4)
-        statement.bind(store.address, at: 5)
-        statement.bind(store.category, at: 6)
-        statement.bind(store.phone, at: 7)
-        let hasAttributes = AttributesJSON.encode(store.attributes, into: &attributes)
-        statement.bind(utf8: attributes, isNull: !hasAttributes, at: 8)
+    private func bind(
+        _ store: RowBatch.Store, of batch: RowBatch, _ text: UnsafeBufferPointer<UInt8>, to statement: RawStatement
+    ) {
+        for column in RowBatch.Column.allCases {
+            let value = text[batch.range(of: column, store)]
+            // Empty is NULL: the batch keeps no empty value (id and name are
+            // never empty).
+            if value.isEmpty {
+                statement.bindNull(at: Int32(column.rawValue + 1))
+            } else {
+                statement.bind(borrowingUTF8: value, at: Int32(column.rawValue + 1))
+            }
+        }
+        statement.bind(store.latitude, at: Self.latitudeParameter)
+        statement.bind(store.longitude, at: Self.longitudeParameter)
     }
 }
