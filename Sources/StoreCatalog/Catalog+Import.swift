@@ -18,13 +18,21 @@ extension Catalog {
         from reader: some StoreRowReader,
         options: ImportOptions = ImportOptions()
     ) throws -> ImportReport {
+        try importList(named: name, from: reader, options: options, pipeline: .standard)
+    }
+
+    /// ``importList(named:from:options:)`` handing rows over in batches of
+    /// another shape, so tests can prove the shape never changes a result.
+    func importList(
+        named name: String, from reader: some StoreRowReader, options: ImportOptions, pipeline: RowPipeline.Shape
+    ) throws -> ImportReport {
         guard !name.allSatisfy(\.isWhitespace) else {
             throw CatalogError.invalidArgument("a list needs a name that is not blank")
         }
         if case let .distance(origin) = options.order, !origin.isValid {
             throw CatalogError.invalidArgument("cannot order by distance from \(origin): not a valid coordinate")
         }
-        let importer = ListImporter(list: name, reader: reader, options: options)
+        let importer = ListImporter(list: name, reader: reader, options: options, pipeline: pipeline)
         return try write { db in try importer.run(db) }
     }
 }

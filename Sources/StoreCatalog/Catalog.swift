@@ -25,7 +25,16 @@ public final class Catalog: Sendable {
     /// written by a newer carousel and ``CatalogError/notACatalog(path:reason:)``
     /// for anything that is not a carousel database.
     public convenience init(path: String) throws {
-        self.init(database: try CatalogDatabase.open(path: path), path: path)
+        try self.init(path: path, snapshotLifetime: ReadSnapshot.standardLifetime)
+    }
+
+    /// Opens the catalog at `path`, its reads sharing a snapshot for up to
+    /// `snapshotLifetime` (tests make it long, to see what does not depend
+    /// on its expiring).
+    init(path: String, snapshotLifetime: Duration) throws {
+        database = try CatalogDatabase.open(path: path)
+        snapshot = ReadSnapshot(database, lifetime: snapshotLifetime)
+        self.path = path
     }
 
     private init(database: DatabaseQueue, path: String) {

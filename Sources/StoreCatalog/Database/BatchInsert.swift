@@ -21,7 +21,11 @@ struct BatchInsert<Row> {
         bind: @escaping (Row, RawStatement, _ firstParameter: Int32) -> Void
     ) throws {
         self.db = db
-        prefix = "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES "
+        // OR FAIL: a constraint error still fails the statement (and the
+        // import, which rolls back), but SQLite no longer keeps a statement
+        // journal to undo the statement's earlier rows — a copy of every
+        // page it touches, spilled to a temporary file past 64 KiB.
+        prefix = "INSERT OR FAIL INTO \(table) (\(columns.joined(separator: ", "))) VALUES "
         columnCount = columns.count
         self.rowsPerStatement = rowsPerStatement
         self.bind = bind

@@ -3,7 +3,7 @@ import GRDB
 import Synchronization
 
 /// One read transaction that a ``Catalog``'s single-statement reads share
-/// for at most ``lifetime``: a burst of position lookups pays SQLite's
+/// for at most a ``lifetime``: a burst of position lookups pays SQLite's
 /// read-transaction system calls once per millisecond instead of once per
 /// call.
 ///
@@ -23,8 +23,7 @@ import Synchronization
 final class ReadSnapshot: Sendable {
     /// A millisecond: a few hundred lookups per snapshot, and a staleness
     /// far below anything a person or a frame (16 ms) can see.
-    static let lifetimeMilliseconds = 1
-    static let lifetime = Duration.milliseconds(lifetimeMilliseconds)
+    static let standardLifetime = Duration.milliseconds(1)
 
     /// Commits made through any catalog of this process.
     private static let writes = Atomic<UInt64>(0)
@@ -35,12 +34,15 @@ final class ReadSnapshot: Sendable {
     }
 
     private let database: DatabaseQueue
+    /// How long a snapshot serves reads.
+    let lifetime: Duration
     /// Set while this catalog's connection is inside the shared transaction.
     /// Only touched on the database queue; the lock makes that checkable.
     private let open = Mutex<Open?>(nil)
 
-    init(_ database: DatabaseQueue) {
+    init(_ database: DatabaseQueue, lifetime: Duration = standardLifetime) {
         self.database = database
+        self.lifetime = lifetime
     }
 
     /// Records that a write transaction of this process has ended: no
@@ -55,7 +57,7 @@ final class ReadSnapshot: Sendable {
         let now = ContinuousClock.now
         let writes = Self.writes.load(ordering: .acquiring)
         let isFresh = open.withLock { open in
-            open.map { now - $0.since < Self.lifetime && $0.writes == writes } ?? false
+            open.map { now - $0.since < lifetime && $0.writes == writes } ?? false
         }
         if !isFresh {
             try end(db)
@@ -77,10 +79,11 @@ final class ReadSnapshot: Sendable {
     /// Ends the snapshot once it has expired, should no read come to renew
     /// it by then.
     private func endWhenIdle() {
-        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(Self.lifetimeMilliseconds)) { [self] in
+        let delay = DispatchTimeInterval.nanoseconds(Int((lifetime / .nanoseconds(1)).rounded(.up)))
+        DispatchQueue.global().asyncAfter(deadline: .now() + delay) { [self] in
             database.asyncWriteWithoutTransaction { db in
                 let isExpired = self.open.withLock { open in
-                    open.map { ContinuousClock.now - $0.since >= Self.lifetime } ?? false
+                    open.map { ContinuousClock.now - $0.since >= self.lifetime } ?? false
                 }
                 // Ending a read transaction releases a lock and cannot fail
                 // in a way a later read would not report.

@@ -7,6 +7,7 @@ struct ListImporter<Reader: StoreRowReader> {
     let list: String
     let reader: Reader
     let options: ImportOptions
+    var pipeline = RowPipeline.Shape.standard
 
     func run(_ db: Database) throws -> ImportReport {
         let formerStores = try removeExistingList(db)
@@ -21,7 +22,7 @@ struct ListImporter<Reader: StoreRowReader> {
 
         // The rows are read and validated on a second thread; this one
         // writes them in file order, so issues come out in file order too.
-        try RowPipeline.read(reader) { batch in
+        try RowPipeline.read(reader, shape: pipeline) { batch in
             try batch.withText { text in
                 for row in batch.rows {
                     switch row {

@@ -5,30 +5,33 @@ import Foundation
 /// cores; parsing is a third of a single-threaded import and overlaps the
 /// SQLite work entirely).
 ///
-/// Rows arrive in ``RowBatch``es of `batchRows`, in file order; at most
-/// `queuedBatches` wait, so memory does not grow with the file. The reading
-/// thread never outlives ``read(_:batchRows:queuedBatches:each:)``: when the
-/// consumer throws, the reader is stopped and joined before the error
-/// propagates.
+/// Rows arrive in ``RowBatch``es, in file order; a bounded number wait, so
+/// memory does not grow with the file. The reading thread never outlives
+/// ``read(_:shape:each:)``: when the consumer throws, the reader is stopped
+/// and joined before the error propagates.
 enum RowPipeline {
-    /// Large enough that the hand-over (a lock and a wake-up per batch) is
-    /// lost in the noise, small enough that a batch stays in L2 (~100 KB of
-    /// text for the GeoNames rows).
-    static let defaultBatchRows = 1024
-    /// Room for the reader to run ahead through a slow stretch of writing.
-    static let defaultQueuedBatches = 4
+    /// How rows are handed over: `batchRows` per batch, at most
+    /// `queuedBatches` waiting.
+    struct Shape: Sendable {
+        var batchRows: Int
+        var queuedBatches: Int
+
+        /// Batches large enough that the hand-over (a lock and a wake-up per
+        /// batch) is lost in the noise, small enough to stay in L2 (~100 KB
+        /// of text for the GeoNames rows); room for the reader to run ahead
+        /// through a slow stretch of writing.
+        static let standard = Shape(batchRows: 1024, queuedBatches: 4)
+    }
 
     /// Calls `each` with every batch of `reader`'s rows, in order, on the
     /// calling thread; rethrows the reader's ``ImportFileError`` after the
     /// batches before it.
     static func read<Reader: StoreRowReader>(
-        _ reader: Reader,
-        batchRows: Int = defaultBatchRows,
-        queuedBatches: Int = defaultQueuedBatches,
-        each: (RowBatch) throws -> Void
+        _ reader: Reader, shape: Shape = .standard, each: (RowBatch) throws -> Void
     ) throws {
+        let batchRows = shape.batchRows
         precondition(batchRows > 0, "a batch holds at least one row")
-        let queue = BatchQueue<RowBatch>(capacity: queuedBatches)
+        let queue = BatchQueue<RowBatch>(capacity: shape.queuedBatches)
         // The reader belongs to the reading thread from here until
         // `waitForProducer()` returns; this thread does not touch it.
         var reader = reader
@@ -63,6 +66,7 @@ enum RowPipeline {
             return batch
         }
         var batch = emptyBatch()
+        let outcome: Result<Void, ImportFileError>
         do {
             while let row = try nextRow() {
                 batch.append(row)
@@ -71,12 +75,15 @@ enum RowPipeline {
                     batch = emptyBatch()
                 }
             }
-            if batch.count > 0 {
-                guard queue.put(batch) else { return }
-            }
-            queue.finish(.success(()))
+            outcome = .success(())
         } catch {
-            queue.finish(.failure(error))
+            outcome = .failure(error)
         }
+        // Every row read comes out, even before an error: the consumer sees
+        // what a single thread reading the file would have.
+        if batch.count > 0 {
+            guard queue.put(batch) else { return }
+        }
+        queue.finish(outcome)
     }
 }

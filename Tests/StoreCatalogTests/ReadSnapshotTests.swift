@@ -1,0 +1,99 @@
+import Foundation
+import GRDB
+import Testing
+@testable import StoreCatalog
+import TestSupport
+
+/// Reads share a read transaction for up to a millisecond (ReadSnapshot):
+/// never at the cost of missing this process's writes, never for long
+/// enough to hold back another process.
+@Suite("Read snapshot")
+struct ReadSnapshotTests {
+    static let first = [
+        Store(id: "a", name: "Alpha", latitude: 37.5, longitude: 127),
+        Store(id: "b", name: "Beta", latitude: 35.1, longitude: 129),
+    ]
+    static let second = [Store(id: "c", name: "Gamma", latitude: 33.5, longitude: 126.5)]
+
+    /// Waits, polling, until `condition` holds (at most 10 s); false if it
+    /// never does. For effects due "within a millisecond", on a machine
+    /// that may be busy.
+    static func eventually(_ condition: () throws -> Bool) rethrows -> Bool {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while ContinuousClock.now < deadline {
+            if try condition() { return true }
+            Thread.sleep(forTimeInterval: 0.001)
+        }
+        return try condition()
+    }
+
+    @Test("a list replaced through another catalog of this process is seen by the very next lookup")
+    func replaceThroughAnotherCatalogIsSeenAtOnce() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("catalog.sqlite").path
+        // Snapshots that would serve reads for an hour: only the write of
+        // this process can make the reader take a new one.
+        let reader = try Catalog(path: path, snapshotLifetime: .seconds(3600))
+        let writer = try Catalog(path: path)
+        try writer.importList(named: "l", from: ArrayRowReader(stores: Self.first))
+        #expect(try reader.store(list: "l", at: 1) == Self.first[1])
+        #expect(try reader.location(list: "l", at: 0).id == "a")
+
+        try writer.importList(named: "l", from: ArrayRowReader(stores: Self.second), options: .init(replace: true))
+
+        #expect(try reader.store(list: "l", at: 0) == Self.second[0])
+        #expect(try reader.location(list: "l", at: 0).id == "c")
+        #expect(throws: CatalogError.positionOutOfRange(list: "l", position: 1, count: 1)) {
+            try reader.store(list: "l", at: 1)
+        }
+        #expect(try reader.store(id: "a") == nil)
+    }
+
+    @Test("a write from another process is seen once the snapshot's millisecond is over")
+    func writeFromElsewhereIsSeenSoon() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("catalog.sqlite").path
+        let catalog = try Catalog(path: path)
+        try catalog.importList(named: "l", from: ArrayRowReader(stores: Self.first))
+        #expect(try catalog.store(list: "l", at: 0).name == "Alpha")
+
+        // A plain connection stands for another process: no catalog of
+        // this process hears of its write.
+        let elsewhere = try DatabaseQueue(path: path)
+        try elsewhere.write { db in try db.execute(sql: "UPDATE stores SET name = 'Renamed' WHERE id = 'a'") }
+
+        #expect(try Self.eventually { try catalog.store(list: "l", at: 0).name == "Renamed" })
+    }
+
+    @Test("an idle snapshot ends by itself, so another connection can checkpoint the whole WAL")
+    func idleSnapshotEndsItself() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("catalog.sqlite").path
+        let catalog = try Catalog(path: path)
+        try catalog.importList(named: "l", from: ArrayRowReader(stores: Self.first))
+        _ = try catalog.location(list: "l", at: 0)
+
+        #expect(Self.eventually { !catalog.database.writeWithoutTransaction(\.isInsideTransaction) })
+
+        let elsewhere = try DatabaseQueue(path: path)
+        try elsewhere.write { db in try db.execute(sql: "UPDATE stores SET name = 'Renamed' WHERE id = 'b'") }
+        let checkpoint = try elsewhere.writeWithoutTransaction { db in
+            try Row.fetchOne(db, sql: "PRAGMA wal_checkpoint(TRUNCATE)")
+        }
+        #expect(checkpoint?[0] == 0, "the checkpoint was blocked by a reader")
+    }
+
+    @Test("lookups, imports and queries interleave on one catalog", arguments: Storage.allCases)
+    func readsAndWritesInterleave(storage: Storage) throws {
+        let catalog = try TestCatalog(storage).catalog
+        try catalog.importList(named: "one", from: ArrayRowReader(stores: Self.first))
+        #expect(try catalog.store(list: "one", at: 0) == Self.first[0])
+
+        try catalog.importList(named: "two", from: ArrayRowReader(stores: Self.second))
+
+        #expect(try catalog.location(list: "two", at: 0).id == "c")
+        #expect(try catalog.count(list: "one") == 2)
+        #expect(try catalog.lists().map(\.name) == ["one", "two"])
+        #expect(try catalog.nearest(to: Self.second[0].coordinate, limit: 1).map(\.store.id) == ["c"])
+    }
+}
