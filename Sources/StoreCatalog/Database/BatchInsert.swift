@@ -29,7 +29,7 @@ struct BatchInsert<Row> {
         columnCount = columns.count
         self.rowsPerStatement = rowsPerStatement
         self.bind = bind
-        full = RawStatement(try db.makeStatement(sql: Self.sql(prefix, columns: columns.count, rows: rowsPerStatement)), in: db)
+        full = RawStatement(try db.makeStatement(sql: multiRowSQL(prefix, columns: columns.count, rows: rowsPerStatement)), in: db)
         pending.reserveCapacity(rowsPerStatement)
     }
 
@@ -42,7 +42,7 @@ struct BatchInsert<Row> {
     mutating func finish() throws {
         guard !pending.isEmpty else { return }
         try flush(into: RawStatement(
-            try db.makeStatement(sql: Self.sql(prefix, columns: columnCount, rows: pending.count)), in: db))
+            try db.makeStatement(sql: multiRowSQL(prefix, columns: columnCount, rows: pending.count)), in: db))
     }
 
     private mutating func flush(into statement: RawStatement) throws {
@@ -55,8 +55,10 @@ struct BatchInsert<Row> {
         pending.removeAll(keepingCapacity: true)
     }
 
-    private static func sql(_ prefix: String, columns: Int, rows: Int) -> String {
-        let tuple = "(" + Array(repeating: "?", count: columns).joined(separator: ", ") + ")"
-        return prefix + Array(repeating: tuple, count: rows).joined(separator: ", ")
-    }
+}
+
+/// `prefix` then `rows` tuples of `columns` parameters: `(?, ?), (?, ?)`.
+func multiRowSQL(_ prefix: String, columns: Int, rows: Int) -> String {
+    let tuple = "(" + Array(repeating: "?", count: columns).joined(separator: ", ") + ")"
+    return prefix + Array(repeating: tuple, count: rows).joined(separator: ", ")
 }

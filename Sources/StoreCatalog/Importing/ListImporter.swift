@@ -23,24 +23,24 @@ struct ListImporter<Reader: StoreRowReader> {
         // The rows are read and validated on a second thread; this one
         // writes them in file order, so issues come out in file order too.
         try RowPipeline.read(reader, shape: pipeline) { batch in
-            try batch.withText { text in
-                for row in batch.rows {
-                    switch row {
-                    case let .invalid(rowIssues):
-                        issues += rowIssues
+            let outcomes = try batch.withText { text in try stores.write(batch, text: text) }
+            var next = outcomes.makeIterator()
+            for row in batch.rows {
+                switch row {
+                case let .invalid(rowIssues):
+                    issues += rowIssues
+                    rejected += 1
+                case let .store(store):
+                    switch next.next()! {
+                    case let .duplicate(firstLine):
+                        issues.append(ImportIssue(
+                            line: store.line, column: "id",
+                            reason: "duplicate id '\(batch.id(of: store))' (also on line \(firstLine))"))
                         rejected += 1
-                    case let .store(store):
-                        switch try stores.write(store, of: batch, text: text) {
-                        case let .duplicate(firstLine):
-                            issues.append(ImportIssue(
-                                line: store.line, column: "id",
-                                reason: "duplicate id '\(batch.id(of: store))' (also on line \(firstLine))"))
-                            rejected += 1
-                        case let .written(key):
-                            let coordinate = Coordinate(latitude: store.latitude, longitude: store.longitude)
-                            try items.append(store: key, coordinate: coordinate)
-                            entries.append(SpatialIndex.Entry(store: key, latitude: store.latitude, longitude: store.longitude))
-                        }
+                    case let .written(key):
+                        let coordinate = Coordinate(latitude: store.latitude, longitude: store.longitude)
+                        try items.append(store: key, coordinate: coordinate)
+                        entries.append(SpatialIndex.Entry(store: key, latitude: store.latitude, longitude: store.longitude))
                     }
                 }
             }
