@@ -17,16 +17,40 @@ package enum AttributesJSON {
     /// attributes: the importer stages every row's JSON in one buffer.
     package static func append(_ attributes: [String: String], to bytes: inout [UInt8]) {
         guard !attributes.isEmpty else { return }
-        var pairs = Array(attributes)
-        if pairs.count > 1 { pairs.sort { $0.key < $1.key } }
         bytes.append(0x7B)  // {
-        for (index, pair) in pairs.enumerated() {
-            if index > 0 { bytes.append(0x2C) }  // ,
-            appendQuoted(pair.key, to: &bytes)
-            bytes.append(0x3A)  // :
-            appendQuoted(pair.value, to: &bytes)
+        if attributes.count <= 8 {
+            // Sorted without an array of pairs to allocate and sort: one
+            // pass of the dictionary per key, picking the next key each time
+            // (a few comparisons of short strings for the usual one to three
+            // attributes of a row).
+            var previous: String?
+            for position in 0..<attributes.count {
+                var next = attributes.startIndex
+                var nextKey: String?
+                for index in attributes.indices {
+                    let key = attributes[index].key
+                    if let previous, key <= previous { continue }
+                    if let smallest = nextKey, key >= smallest { continue }
+                    next = index
+                    nextKey = key
+                }
+                appendMember(attributes[next], first: position == 0, to: &bytes)
+                previous = nextKey
+            }
+        } else {
+            for (position, pair) in attributes.sorted(by: { $0.key < $1.key }).enumerated() {
+                appendMember(pair, first: position == 0, to: &bytes)
+            }
         }
         bytes.append(0x7D)  // }
+    }
+
+    /// `"key":"value"`, after a comma unless `first`.
+    private static func appendMember(_ pair: (key: String, value: String), first: Bool, to bytes: inout [UInt8]) {
+        if !first { bytes.append(0x2C) }  // ,
+        appendQuoted(pair.key, to: &bytes)
+        bytes.append(0x3A)  // :
+        appendQuoted(pair.value, to: &bytes)
     }
 
     /// Appends `string` as a JSON string literal (RFC 8259 §7): quotes,
@@ -40,11 +64,14 @@ package enum AttributesJSON {
     /// ``appendQuoted(_:to:)-(_,String)`` into UTF-8 bytes.
     package static func appendQuoted(_ string: String, to bytes: inout [UInt8]) {
         bytes.append(0x22)
-        let utf8 = string.utf8
-        if !utf8.contains(where: { $0 == 0x22 || $0 == 0x5C || $0 < 0x20 }) {
+        // Most values need no escape: check and copy them as one buffer.
+        let copied = string.utf8.withContiguousStorageIfAvailable { utf8 in
+            guard !utf8.contains(where: { $0 == 0x22 || $0 == 0x5C || $0 < 0x20 }) else { return false }
             bytes.append(contentsOf: utf8)
-        } else {
-            for byte in utf8 {
+            return true
+        }
+        if copied != true {
+            for byte in string.utf8 {
                 switch byte {
                 case 0x22: bytes += [0x5C, 0x22]  // \"
                 case 0x5C: bytes += [0x5C, 0x5C]  // \\
