@@ -15,6 +15,28 @@ struct ReadSnapshotTests {
     ]
     static let second = [Store(id: "c", name: "Gamma", latitude: 33.5, longitude: 126.5)]
 
+    /// A catalog file holding list "l" of ``first``.
+    struct FileCatalog {
+        let directory: TemporaryDirectory
+        let path: String
+        let catalog: Catalog
+
+        init(snapshotLifetime: Duration = ReadSnapshot.standardLifetime) throws {
+            directory = try TemporaryDirectory()
+            path = directory.path("catalog.sqlite").path
+            catalog = try Catalog(path: path, snapshotLifetime: snapshotLifetime)
+            try catalog.importList(named: "l", from: ArrayRowReader(stores: ReadSnapshotTests.first))
+        }
+
+        /// Writes `sql` through a plain connection, which stands for another
+        /// process: no catalog of this process hears of the write.
+        func writeElsewhere(_ sql: String) throws -> DatabaseQueue {
+            let elsewhere = try DatabaseQueue(path: path)
+            try elsewhere.write { db in try db.execute(sql: sql) }
+            return elsewhere
+        }
+    }
+
     /// Waits, polling, until `condition` holds (at most 10 s); false if it
     /// never does. For effects due "within a millisecond", on a machine
     /// that may be busy.
@@ -29,16 +51,14 @@ struct ReadSnapshotTests {
 
     @Test("a list replaced through another catalog of this process is seen by the very next lookup")
     func replaceThroughAnotherCatalogIsSeenAtOnce() throws {
-        let directory = try TemporaryDirectory()
-        let path = directory.path("catalog.sqlite").path
         // Snapshots that would serve reads for an hour: only the write of
         // this process can make the reader take a new one.
-        let reader = try Catalog(path: path, snapshotLifetime: .seconds(3600))
-        let writer = try Catalog(path: path)
-        try writer.importList(named: "l", from: ArrayRowReader(stores: Self.first))
+        let file = try FileCatalog(snapshotLifetime: .seconds(3600))
+        let reader = file.catalog
         #expect(try reader.store(list: "l", at: 1) == Self.first[1])
         #expect(try reader.location(list: "l", at: 0).id == "a")
 
+        let writer = try Catalog(path: file.path)
         try writer.importList(named: "l", from: ArrayRowReader(stores: Self.second), options: .init(replace: true))
 
         #expect(try reader.store(list: "l", at: 0) == Self.second[0])
@@ -51,32 +71,22 @@ struct ReadSnapshotTests {
 
     @Test("a write from another process is seen once the snapshot's millisecond is over")
     func writeFromElsewhereIsSeenSoon() throws {
-        let directory = try TemporaryDirectory()
-        let path = directory.path("catalog.sqlite").path
-        let catalog = try Catalog(path: path)
-        try catalog.importList(named: "l", from: ArrayRowReader(stores: Self.first))
-        #expect(try catalog.store(list: "l", at: 0).name == "Alpha")
+        let file = try FileCatalog()
+        #expect(try file.catalog.store(list: "l", at: 0).name == "Alpha")
 
-        // A plain connection stands for another process: no catalog of
-        // this process hears of its write.
-        let elsewhere = try DatabaseQueue(path: path)
-        try elsewhere.write { db in try db.execute(sql: "UPDATE stores SET name = 'Renamed' WHERE id = 'a'") }
+        _ = try file.writeElsewhere("UPDATE stores SET name = 'Renamed' WHERE id = 'a'")
 
-        #expect(try Self.eventually { try catalog.store(list: "l", at: 0).name == "Renamed" })
+        #expect(try Self.eventually { try file.catalog.store(list: "l", at: 0).name == "Renamed" })
     }
 
     @Test("an idle snapshot ends by itself, so another connection can checkpoint the whole WAL")
     func idleSnapshotEndsItself() throws {
-        let directory = try TemporaryDirectory()
-        let path = directory.path("catalog.sqlite").path
-        let catalog = try Catalog(path: path)
-        try catalog.importList(named: "l", from: ArrayRowReader(stores: Self.first))
-        _ = try catalog.location(list: "l", at: 0)
+        let file = try FileCatalog()
+        _ = try file.catalog.location(list: "l", at: 0)
 
-        #expect(Self.eventually { !catalog.database.writeWithoutTransaction(\.isInsideTransaction) })
+        #expect(Self.eventually { !file.catalog.database.writeWithoutTransaction(\.isInsideTransaction) })
 
-        let elsewhere = try DatabaseQueue(path: path)
-        try elsewhere.write { db in try db.execute(sql: "UPDATE stores SET name = 'Renamed' WHERE id = 'b'") }
+        let elsewhere = try file.writeElsewhere("UPDATE stores SET name = 'Renamed' WHERE id = 'b'")
         let checkpoint = try elsewhere.writeWithoutTransaction { db in
             try Row.fetchOne(db, sql: "PRAGMA wal_checkpoint(TRUNCATE)")
         }
