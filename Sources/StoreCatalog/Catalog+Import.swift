@@ -10,8 +10,10 @@ extension Catalog {
     /// ``ImportOptions/replace`` is set; then it is swapped atomically.
     ///
     /// A kill at any moment leaves the database as it was before the call.
-    /// Memory grows by a few dozen bytes per row (the spatial index entries
-    /// are sorted before they are written), never by the file's size.
+    /// The rows are read and checked on a second thread while this one
+    /// writes them, a few thousand rows apart at most. Memory grows by a few
+    /// dozen bytes per row (the spatial index entries are sorted before they
+    /// are written), never by the file's size.
     @discardableResult
     public func importList(
         named name: String,

@@ -4,7 +4,10 @@ import GRDB
 /// and spatial queries, in one SQLite database (SPEC §6).
 ///
 /// Open one per database file; it is safe to share between threads (calls
-/// are serialized on one connection).
+/// are serialized on one connection). A query sees every write made in this
+/// process before it, and writes of other processes from a millisecond
+/// after they commit: queries share a read transaction for that long, so
+/// that a burst of lookups skips the per-transaction locking.
 ///
 /// ```swift
 /// let catalog = try Catalog(path: "carousel.sqlite")

@@ -12,7 +12,7 @@ struct RowBatch: Sendable {
     }
 
     /// A valid row: its line and coordinates; its text is in ``text``.
-    struct Store {
+    struct StoreRow {
         var line: Int
         var latitude: Double
         var longitude: Double
@@ -21,7 +21,7 @@ struct RowBatch: Sendable {
     }
 
     enum Row {
-        case store(Store)
+        case store(StoreRow)
         /// Every problem of an invalid row (at least one).
         case invalid([ImportIssue])
     }
@@ -61,7 +61,7 @@ struct RowBatch: Sendable {
                 ]))
                 return
             }
-            let staged = Store(line: line, latitude: store.latitude, longitude: store.longitude, firstEnd: ends.count)
+            let staged = StoreRow(line: line, latitude: store.latitude, longitude: store.longitude, firstEnd: ends.count)
             appendColumn(store.id)
             appendColumn(store.name)
             appendColumn(store.address)
@@ -80,13 +80,13 @@ struct RowBatch: Sendable {
 
     /// The bytes of `column` of `store` within `text` (the buffer of
     /// ``withText(_:)``).
-    func range(of column: Column, _ store: Store) -> Range<Int> {
+    func range(of column: Column, _ store: StoreRow) -> Range<Int> {
         let index = store.firstEnd + column.rawValue
         return (index == 0 ? 0 : ends[index - 1])..<ends[index]
     }
 
     /// The store's id as a String, for messages.
-    func id(of store: Store) -> String {
+    func id(of store: StoreRow) -> String {
         String(decoding: text[range(of: .id, store)], as: UTF8.self)
     }
 

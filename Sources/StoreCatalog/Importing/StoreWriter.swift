@@ -8,11 +8,12 @@ import GRDB
 /// (keys grow: SQLite gives max + 1), the id is repeated in the file;
 /// otherwise the store predates the import and is updated — once.
 ///
-/// Rows go in `rowsPerStatement` at a time (one `INSERT … VALUES (…), (…)`,
-/// as ``BatchInsert`` does: SQLite's per-statement work is a third of a
-/// one-row insert). When every row of a statement was inserted, their keys
-/// are the next ones in order; when some was not, each row's id is looked up
-/// to tell which, in file order.
+/// Rows go in `rowsPerStatement` at a time, one `INSERT … VALUES (…), (…)`
+/// as in ``BatchInsert``, so that SQLite's work per statement (starting the
+/// program, opening the cursors, halting) is paid once per hundred rows.
+/// When every row of a statement was inserted, their keys are the next ones
+/// in order; when some was not, each row's id is looked up to tell which,
+/// in file order.
 struct StoreWriter {
     enum Outcome {
         case written(key: Int64)
@@ -37,7 +38,7 @@ struct StoreWriter {
     /// all batches).
     private var outcomes: [Outcome] = []
     /// The stores of one statement.
-    private var chunk: [RowBatch.Store] = []
+    private var chunk: [RowBatch.StoreRow] = []
 
     /// The parameters of one row: the text columns in ``RowBatch/Column``
     /// order, then the coordinates (and the update's key).
@@ -99,7 +100,7 @@ struct StoreWriter {
     /// inserted with the next key, a repeat of a store this import wrote, or
     /// an update of a store the catalog held.
     private mutating func resolve(
-        _ store: RowBatch.Store, of batch: RowBatch, _ text: UnsafeBufferPointer<UInt8>
+        _ store: RowBatch.StoreRow, of batch: RowBatch, _ text: UnsafeBufferPointer<UInt8>
     ) throws -> Outcome {
         find.reset()
         find.bind(borrowingUTF8: text[batch.range(of: .id, store)], at: 1)
@@ -145,7 +146,7 @@ struct StoreWriter {
     }
 
     private func bind(
-        _ store: RowBatch.Store, of batch: RowBatch, _ text: UnsafeBufferPointer<UInt8>, to statement: RawStatement,
+        _ store: RowBatch.StoreRow, of batch: RowBatch, _ text: UnsafeBufferPointer<UInt8>, to statement: RawStatement,
         firstParameter: Int32
     ) {
         for column in RowBatch.Column.allCases {
