@@ -93,6 +93,21 @@ struct ReadSnapshotTests {
         #expect(checkpoint?[0] == 0, "the checkpoint was blocked by a reader")
     }
 
+    @Test("a catalog let go right after a lookup closes its connection at once")
+    func droppedCatalogClosesAtOnce() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("catalog.sqlite").path
+        do {
+            // An hour-long snapshot: only letting go of the catalog ends it.
+            let catalog = try Catalog(path: path, snapshotLifetime: .seconds(3600))
+            try catalog.importList(named: "l", from: ArrayRowReader(stores: Self.first))
+            _ = try catalog.store(list: "l", at: 0)
+            #expect(FileManager.default.fileExists(atPath: path + "-wal"))
+        }
+        // The last connection to close checkpoints the WAL and removes it.
+        #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
+    }
+
     @Test("lookups, imports and queries interleave on one catalog", arguments: Storage.allCases)
     func readsAndWritesInterleave(storage: Storage) throws {
         let catalog = try TestCatalog(storage).catalog

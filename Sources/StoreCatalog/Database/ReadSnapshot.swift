@@ -78,16 +78,22 @@ final class ReadSnapshot: Sendable {
 
     /// Ends the snapshot once it has expired, should no read come to renew
     /// it by then.
+    ///
+    /// The timer holds the snapshot weakly: a catalog let go closes its
+    /// connection at once (checkpointing and removing the WAL if it is the
+    /// last), rather than a millisecond later — after a command-line run
+    /// has already exited.
     private func endWhenIdle() {
         let delay = DispatchTimeInterval.nanoseconds(Int((lifetime / .nanoseconds(1)).rounded(.up)))
-        DispatchQueue.global().asyncAfter(deadline: .now() + delay) { [self] in
-            database.asyncWriteWithoutTransaction { db in
-                let isExpired = self.open.withLock { open in
-                    open.map { ContinuousClock.now - $0.since >= self.lifetime } ?? false
+        DispatchQueue.global().asyncAfter(deadline: .now() + delay) { [weak self] in
+            self?.database.asyncWriteWithoutTransaction { [weak self] db in
+                guard let self else { return }
+                let isExpired = open.withLock { open in
+                    open.map { ContinuousClock.now - $0.since >= lifetime } ?? false
                 }
                 // Ending a read transaction releases a lock and cannot fail
                 // in a way a later read would not report.
-                if isExpired { try? self.end(db) }
+                if isExpired { try? end(db) }
             }
         }
     }
