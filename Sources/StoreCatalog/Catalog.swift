@@ -61,6 +61,8 @@ public final class Catalog: Sendable {
 
     /// Runs `body` in one write transaction, rolled back if it throws.
     func write<T>(_ body: (Database) throws -> T) throws -> T {
+        // Whatever the outcome, no catalog of this process may read from a
+        // snapshot taken before this write any more.
         defer { ReadSnapshot.noteWrite() }
         return try mappingErrors {
             try database.writeWithoutTransaction { db in
