@@ -2,8 +2,8 @@ import Foundation
 import GRDB
 import Synchronization
 
-/// One read transaction that a ``Catalog``'s single-statement reads share
-/// for at most a ``lifetime``: a burst of position lookups pays SQLite's
+/// One read transaction that a ``Catalog``'s reads share for at most a
+/// ``lifetime``: a burst of position lookups pays SQLite's
 /// read-transaction system calls once per millisecond instead of once per
 /// call.
 ///
@@ -16,10 +16,11 @@ import Synchronization
 /// `Catalog`) before the call, since each write bumps ``noteWrite()``'s
 /// counter and a snapshot taken before it is not reused; and every commit
 /// of other processes made more than ``lifetime`` before the call. An idle
-/// snapshot ends by itself after ``lifetime``, so it never holds back
-/// another process's checkpoint for longer than that.
+/// snapshot ends by itself two lifetimes after it began, so it never holds
+/// back another process's checkpoint for longer than that.
 ///
-/// Everything but ``noteWrite()`` runs on the catalog's database queue.
+/// ``read(_:_:)`` and ``end(_:)`` run on the catalog's database queue; the
+/// idle timer looks at the state from its own thread.
 final class ReadSnapshot: Sendable {
     /// A millisecond: a few hundred lookups per snapshot, and a staleness
     /// far below anything a person or a frame (16 ms) can see.
@@ -33,12 +34,20 @@ final class ReadSnapshot: Sendable {
         var writes: UInt64
     }
 
+    private struct State {
+        /// Set while this catalog's connection is inside the shared
+        /// transaction.
+        var open: Open?
+        /// A timer is on its way to end the snapshot once it expires: one
+        /// at a time, however many snapshots a burst of reads goes through.
+        var isTimerPending = false
+    }
+
     private let database: DatabaseQueue
     /// How long a snapshot serves reads.
     let lifetime: Duration
-    /// Set while this catalog's connection is inside the shared transaction.
-    /// Only touched on the database queue; the lock makes that checkable.
-    private let open = Mutex<Open?>(nil)
+    /// Changed on the database queue, looked at by the idle timer too.
+    private let state = Mutex(State())
 
     init(_ database: DatabaseQueue, lifetime: Duration = standardLifetime) {
         self.database = database
@@ -56,15 +65,19 @@ final class ReadSnapshot: Sendable {
     func read<T>(_ db: Database, _ body: (Database) throws -> T) throws -> T {
         let now = ContinuousClock.now
         let writes = Self.writes.load(ordering: .acquiring)
-        let isFresh = open.withLock { open in
-            open.map { now - $0.since < lifetime && $0.writes == writes } ?? false
+        let isFresh = state.withLock { state in
+            state.open.map { now - $0.since < lifetime && $0.writes == writes } ?? false
         }
         if !isFresh {
             try end(db)
             // DEFERRED: the read lock is taken by the first statement.
-            try db.execute(sql: "BEGIN DEFERRED TRANSACTION")
-            open.withLock { $0 = Open(since: now, writes: writes) }
-            endWhenIdle()
+            try db.cachedStatement(sql: "BEGIN DEFERRED TRANSACTION").execute()
+            let startsTimer = state.withLock { state in
+                state.open = Open(since: now, writes: writes)
+                defer { state.isTimerPending = true }
+                return !state.isTimerPending
+            }
+            if startsTimer { endWhenIdle(after: lifetime * 2) }
         }
         return try body(db)
     }
@@ -72,29 +85,59 @@ final class ReadSnapshot: Sendable {
     /// Ends the shared transaction, if open: before a write or a read that
     /// opens its own transaction.
     func end(_ db: Database) throws {
-        guard open.withLock({ $0.take() }) != nil, db.isInsideTransaction else { return }
-        try db.execute(sql: "COMMIT")
+        guard state.withLock({ $0.open.take() }) != nil, db.isInsideTransaction else { return }
+        try db.cachedStatement(sql: "COMMIT").execute()
     }
 
-    /// Ends the snapshot once it has expired, should no read come to renew
-    /// it by then.
+    /// Ends the snapshot once no read has renewed it for two lifetimes.
     ///
-    /// The timer holds the snapshot weakly: a catalog let go closes its
-    /// connection at once (checkpointing and removing the WAL if it is the
-    /// last), rather than a millisecond later — after a command-line run
-    /// has already exited.
-    private func endWhenIdle() {
-        let delay = DispatchTimeInterval.nanoseconds(Int((lifetime / .nanoseconds(1)).rounded(.up)))
-        DispatchQueue.global().asyncAfter(deadline: .now() + delay) { [weak self] in
-            self?.database.asyncWriteWithoutTransaction { [weak self] db in
-                guard let self else { return }
-                let isExpired = open.withLock { open in
-                    open.map { ContinuousClock.now - $0.since >= lifetime } ?? false
+    /// The timer looks at the snapshot from its own thread and comes onto
+    /// the database queue only to end an idle one: while lookups keep
+    /// renewing it, they never wait behind the timer (a hand-over between
+    /// threads costs tens of microseconds). It holds the snapshot weakly: a
+    /// catalog let go closes its connection at once (checkpointing and
+    /// removing the WAL if it is the last), not after a command-line run
+    /// has exited.
+    private func endWhenIdle(after delay: Duration) {
+        let nanoseconds = Int((delay / .nanoseconds(1)).rounded(.up))
+        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [weak self] in
+            guard let self else { return }
+            switch idleCheck() {
+            case .stop: break
+            case let .wait(left): endWhenIdle(after: left)
+            case .end:
+                database.asyncWriteWithoutTransaction { [weak self] db in
+                    guard let self else { return }
+                    switch idleCheck() {
+                    case .stop: break
+                    case let .wait(left): endWhenIdle(after: left)
+                    // Ending a read transaction releases a lock and cannot
+                    // fail in a way a later read would not report.
+                    case .end: try? end(db)
+                    }
                 }
-                // Ending a read transaction releases a lock and cannot fail
-                // in a way a later read would not report.
-                if isExpired { try? end(db) }
             }
+        }
+    }
+
+    private enum IdleCheck {
+        case stop, end, wait(Duration)
+    }
+
+    /// What the timer should do about the snapshot now; stops being pending
+    /// unless it is to wait.
+    private func idleCheck() -> IdleCheck {
+        state.withLock { state in
+            guard let open = state.open else {
+                state.isTimerPending = false
+                return .stop
+            }
+            let left = open.since + lifetime * 2 - ContinuousClock.now
+            guard left > .zero else {
+                state.isTimerPending = false
+                return .end
+            }
+            return .wait(left)
         }
     }
 }
