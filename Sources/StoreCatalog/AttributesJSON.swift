@@ -7,27 +7,50 @@
 package enum AttributesJSON {
     /// `{"key":"value",…}` with sorted keys; nil for no attributes.
     package static func encode(_ attributes: [String: String]) -> String? {
+        guard !attributes.isEmpty else { return nil }
         var bytes: [UInt8] = []
-        guard encode(attributes, into: &bytes) else { return nil }
+        append(attributes, to: &bytes)
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// Replaces `bytes` with the UTF-8 of ``encode(_:)``: the importer reuses
-    /// one buffer for every row. False (and `bytes` empty) for no attributes.
-    package static func encode(_ attributes: [String: String], into bytes: inout [UInt8]) -> Bool {
-        bytes.removeAll(keepingCapacity: true)
-        guard !attributes.isEmpty else { return false }
-        var pairs = Array(attributes)
-        if pairs.count > 1 { pairs.sort { $0.key < $1.key } }
+    /// Appends the UTF-8 of ``encode(_:)`` to `bytes`, nothing for no
+    /// attributes: the importer stages every row's JSON in one buffer.
+    package static func append(_ attributes: [String: String], to bytes: inout [UInt8]) {
+        guard !attributes.isEmpty else { return }
         bytes.append(0x7B)  // {
-        for (index, pair) in pairs.enumerated() {
-            if index > 0 { bytes.append(0x2C) }  // ,
-            appendQuoted(pair.key, to: &bytes)
-            bytes.append(0x3A)  // :
-            appendQuoted(pair.value, to: &bytes)
+        if attributes.count <= 8 {
+            // Sorted without an array of pairs to allocate and sort: one
+            // pass of the dictionary per key, picking the next key each time
+            // (a few comparisons of short strings for the usual one to three
+            // attributes of a row).
+            var previous: String?
+            for position in 0..<attributes.count {
+                var next = attributes.startIndex
+                var nextKey: String?
+                for index in attributes.indices {
+                    let key = attributes[index].key
+                    if let previous, key <= previous { continue }
+                    if let smallest = nextKey, key >= smallest { continue }
+                    next = index
+                    nextKey = key
+                }
+                appendMember(attributes[next], first: position == 0, to: &bytes)
+                previous = nextKey
+            }
+        } else {
+            for (position, pair) in attributes.sorted(by: { $0.key < $1.key }).enumerated() {
+                appendMember(pair, first: position == 0, to: &bytes)
+            }
         }
         bytes.append(0x7D)  // }
-        return true
+    }
+
+    /// `"key":"value"`, after a comma unless `first`.
+    private static func appendMember(_ pair: (key: String, value: String), first: Bool, to bytes: inout [UInt8]) {
+        if !first { bytes.append(0x2C) }  // ,
+        appendQuoted(pair.key, to: &bytes)
+        bytes.append(0x3A)  // :
+        appendQuoted(pair.value, to: &bytes)
     }
 
     /// Appends `string` as a JSON string literal (RFC 8259 §7): quotes,
@@ -41,11 +64,14 @@ package enum AttributesJSON {
     /// ``appendQuoted(_:to:)-(_,String)`` into UTF-8 bytes.
     package static func appendQuoted(_ string: String, to bytes: inout [UInt8]) {
         bytes.append(0x22)
-        let utf8 = string.utf8
-        if !utf8.contains(where: { $0 == 0x22 || $0 == 0x5C || $0 < 0x20 }) {
+        // Most values need no escape: check and copy them as one buffer.
+        let copied = string.utf8.withContiguousStorageIfAvailable { utf8 in
+            guard !utf8.contains(where: { $0 == 0x22 || $0 == 0x5C || $0 < 0x20 }) else { return false }
             bytes.append(contentsOf: utf8)
-        } else {
-            for byte in utf8 {
+            return true
+        }
+        if copied != true {
+            for byte in string.utf8 {
                 switch byte {
                 case 0x22: bytes += [0x5C, 0x22]  // \"
                 case 0x5C: bytes += [0x5C, 0x5C]  // \\
@@ -64,8 +90,17 @@ package enum AttributesJSON {
 
     /// Reads back what ``encode(_:)`` wrote (any flat JSON object of strings).
     package static func decode(_ text: String) throws(CatalogError) -> [String: String] {
-        var parser = Parser(bytes: Array(text.utf8))
+        var text = text
+        // `withUTF8` rethrows untyped errors: carry the typed one out in a Result.
+        return try text.withUTF8 { bytes in Result { () throws(CatalogError) in try decode(utf8: bytes) } }.get()
+    }
+
+    /// ``decode(_:)`` straight from UTF-8 bytes, e.g. a column SQLite holds:
+    /// reading a store then makes no String of the whole object.
+    package static func decode(utf8 bytes: UnsafeBufferPointer<UInt8>) throws(CatalogError) -> [String: String] {
+        var parser = Parser(bytes: bytes)
         guard let object = parser.object() else {
+            let text = String(decoding: bytes, as: UTF8.self)
             throw .database("stored attributes are not a JSON object of strings: \(text.prefix(80))")
         }
         return object
@@ -73,7 +108,7 @@ package enum AttributesJSON {
 
     /// A strict parser for `{"k":"v",…}` with optional whitespace.
     private struct Parser {
-        let bytes: [UInt8]
+        let bytes: UnsafeBufferPointer<UInt8>
         var index = 0
 
         mutating func object() -> [String: String]? {
@@ -104,14 +139,16 @@ package enum AttributesJSON {
             while index < bytes.count {
                 switch bytes[index] {
                 case 0x22:  // closing quote
-                    let tail = String(decoding: bytes[start..<index], as: UTF8.self)
+                    let tail = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
                     index += 1
                     guard escaped else { return tail }
                     scalars.append(contentsOf: tail.unicodeScalars)
                     return String(scalars)
                 case 0x5C:  // backslash
                     escaped = true
-                    scalars.append(contentsOf: String(decoding: bytes[start..<index], as: UTF8.self).unicodeScalars)
+                    scalars.append(
+                        contentsOf: String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+                            .unicodeScalars)
                     index += 1
                     guard let scalar = escape() else { return nil }
                     scalars.append(scalar)
@@ -152,7 +189,8 @@ package enum AttributesJSON {
 
         private mutating func hex4() -> UInt32? {
             guard index + 4 <= bytes.count,
-                  let value = UInt32(String(decoding: bytes[index..<index + 4], as: UTF8.self), radix: 16)
+                  let value = UInt32(
+                      String(decoding: UnsafeBufferPointer(rebasing: bytes[index..<index + 4]), as: UTF8.self), radix: 16)
             else { return nil }
             index += 4
             return value
@@ -165,7 +203,12 @@ package enum AttributesJSON {
         }
 
         private mutating func skipSpaces() {
-            while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
+            while index < bytes.count {
+                switch bytes[index] {
+                case 0x20, 0x09, 0x0A, 0x0D: index += 1
+                default: return
+                }
+            }
         }
 
         private mutating func atEnd() -> Bool {

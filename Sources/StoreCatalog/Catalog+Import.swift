@@ -10,13 +10,23 @@ extension Catalog {
     /// ``ImportOptions/replace`` is set; then it is swapped atomically.
     ///
     /// A kill at any moment leaves the database as it was before the call.
-    /// Memory grows by a few dozen bytes per row (the spatial index entries
-    /// are sorted before they are written), never by the file's size.
+    /// The rows are read and checked on a second thread while this one
+    /// writes them, a few thousand rows apart at most. Memory grows by a few
+    /// dozen bytes per row (the spatial index entries are sorted before they
+    /// are written), never by the file's size.
     @discardableResult
     public func importList(
         named name: String,
         from reader: some StoreRowReader,
         options: ImportOptions = ImportOptions()
+    ) throws -> ImportReport {
+        try importList(named: name, from: reader, options: options, pipeline: .standard)
+    }
+
+    /// ``importList(named:from:options:)`` handing rows over in batches of
+    /// another shape, so tests can prove the shape never changes a result.
+    func importList(
+        named name: String, from reader: some StoreRowReader, options: ImportOptions, pipeline: RowPipeline.Shape
     ) throws -> ImportReport {
         guard !name.allSatisfy(\.isWhitespace) else {
             throw CatalogError.invalidArgument("a list needs a name that is not blank")
@@ -24,7 +34,7 @@ extension Catalog {
         if case let .distance(origin) = options.order, !origin.isValid {
             throw CatalogError.invalidArgument("cannot order by distance from \(origin): not a valid coordinate")
         }
-        var importer = ListImporter(list: name, reader: reader, options: options)
+        let importer = ListImporter(list: name, reader: reader, options: options, pipeline: pipeline)
         return try write { db in try importer.run(db) }
     }
 }

@@ -3,7 +3,7 @@ import GRDB
 extension Catalog {
     /// Every list with its store count, by name.
     public func lists() throws -> [ListSummary] {
-        try readStatement { db in
+        try read { db in
             try Row.fetchAll(db, sql: """
                 SELECT name, coalesce((SELECT max(position) + 1 FROM list_items WHERE list = lists.key), 0)
                 FROM lists ORDER BY name
@@ -39,7 +39,7 @@ extension Catalog {
 
     /// The store with id `id`, if any.
     public func store(id: String) throws -> Store? {
-        try readStatement { db in
+        try read { db in
             try rows(db, "SELECT \(Store.columns) FROM stores AS s WHERE s.id = ?", { $0.bind(id, at: 1) }, Store.init)
                 .first
         }
@@ -48,35 +48,39 @@ extension Catalog {
     /// The store at `position` (0-based) of `list`: one statement, three
     /// index seeks.
     public func store(list: String, at position: Int) throws -> Store {
-        try at(position, of: list, columns: Store.columns, Store.init)
+        try at(position, of: list, sql: Self.storeAtPosition, Store.init)
     }
 
     /// Where the store at `position` of `list` is, without the rest of it:
     /// what the map side needs per focused card.
     public func location(list: String, at position: Int) throws -> StoreLocation {
-        try at(position, of: list, columns: "s.id, s.latitude, s.longitude") {
+        try at(position, of: list, sql: Self.locationAtPosition) {
             StoreLocation(id: $0.text(0) ?? "", latitude: $0.double(1), longitude: $0.double(2))
         }
     }
 
-    /// `columns` of the store at `position` of `list`, or why there is none.
-    private func at<T>(
-        _ position: Int, of list: String, columns: String, _ decode: (RawStatement) throws -> T
-    ) throws -> T {
-        let found = try readStatement { db in
-            try rows(
-                db, """
-                    SELECT \(columns)
-                    FROM lists AS l
-                    JOIN list_items AS i ON i.list = l.key AND i.position = ?2
-                    JOIN stores AS s ON s.key = i.store
-                    WHERE l.name = ?1
-                    """,
-                {
-                    $0.bind(list, at: 1)
-                    $0.bind(Int64(position), at: 2)
-                }, decode
-            ).first
+    // Built once: the statement cache is keyed by the SQL text, and these
+    // run per focused card.
+    private static let storeAtPosition = atPositionSQL(columns: Store.columns)
+    private static let locationAtPosition = atPositionSQL(columns: "s.id, s.latitude, s.longitude")
+
+    private static func atPositionSQL(columns: String) -> String {
+        """
+        SELECT \(columns)
+        FROM lists AS l
+        JOIN list_items AS i ON i.list = l.key AND i.position = ?2
+        JOIN stores AS s ON s.key = i.store
+        WHERE l.name = ?1
+        """
+    }
+
+    /// The row `sql` selects for `position` of `list`, or why there is none.
+    private func at<T>(_ position: Int, of list: String, sql: String, _ decode: (RawStatement) throws -> T) throws -> T {
+        let found = try read { db in
+            try firstRow(db, sql, {
+                $0.bind(list, at: 1)
+                $0.bind(Int64(position), at: 2)
+            }, decode)
         }
         guard let found else {
             throw CatalogError.positionOutOfRange(list: list, position: position, count: try count(list: list))
@@ -150,6 +154,16 @@ extension Catalog {
         ).first
         else { throw CatalogError.database("the spatial index names store \(key), which is missing") }
         return store
+    }
+
+    /// The first row of a cached statement, decoded; nil when there is none.
+    func firstRow<T>(
+        _ db: Database, _ sql: String, _ bind: (RawStatement) -> Void, _ decode: (RawStatement) throws -> T
+    ) throws -> T? {
+        let statement = try RawStatement.cached(sql, in: db)
+        defer { statement.reset() }
+        bind(statement)
+        return try statement.step() ? decode(statement) : nil
     }
 
     /// Runs a cached statement through the C API: `bind`, then `decode`

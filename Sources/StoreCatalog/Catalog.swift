@@ -4,7 +4,10 @@ import GRDB
 /// and spatial queries, in one SQLite database (SPEC §6).
 ///
 /// Open one per database file; it is safe to share between threads (calls
-/// are serialized on one connection).
+/// are serialized on one connection). A query sees every write made in this
+/// process before it, and writes of other processes from a millisecond
+/// after they commit: queries share a read transaction for that long, so
+/// that a burst of lookups skips the per-transaction locking.
 ///
 /// ```swift
 /// let catalog = try Catalog(path: "carousel.sqlite")
@@ -12,7 +15,10 @@ import GRDB
 /// let nearest = try catalog.nearest(to: Coordinate(latitude: 37.5, longitude: 127), limit: 3)
 /// ```
 public final class Catalog: Sendable {
+    /// The connection: go through ``read(_:)`` and ``write(_:)``, which
+    /// manage the read snapshot.
     let database: DatabaseQueue
+    private let snapshot: ReadSnapshot
     /// The database file, or `:memory:`.
     public let path: String
 
@@ -21,13 +27,22 @@ public final class Catalog: Sendable {
     /// Throws ``CatalogError/newerSchema(path:found:known:)`` for a database
     /// written by a newer carousel and ``CatalogError/notACatalog(path:reason:)``
     /// for anything that is not a carousel database.
-    public init(path: String) throws {
+    public convenience init(path: String) throws {
+        try self.init(path: path, snapshotLifetime: ReadSnapshot.standardLifetime)
+    }
+
+    /// Opens the catalog at `path`, its reads sharing a snapshot for up to
+    /// `snapshotLifetime` (tests make it long, to see what does not depend
+    /// on its expiring).
+    init(path: String, snapshotLifetime: Duration) throws {
         database = try CatalogDatabase.open(path: path)
+        snapshot = ReadSnapshot(database, lifetime: snapshotLifetime)
         self.path = path
     }
 
     private init(database: DatabaseQueue, path: String) {
         self.database = database
+        snapshot = ReadSnapshot(database)
         self.path = path
     }
 
@@ -36,21 +51,30 @@ public final class Catalog: Sendable {
         Catalog(database: try CatalogDatabase.inMemory(), path: CatalogDatabase.inMemoryName)
     }
 
-    /// Runs `body` outside any transaction: for reads of a single statement,
-    /// atomic by itself, at the lowest cost per call (no BEGIN/COMMIT).
-    func readStatement<T>(_ body: (Database) throws -> T) throws -> T {
-        try mappingErrors { try database.unsafeRead(body) }
-    }
-
-    /// Runs `body` in a read transaction: for reads of several statements
-    /// that must see one state of the database.
+    /// Runs `body` in the read transaction that reads share for up to a
+    /// millisecond (see ``ReadSnapshot``): every statement of `body` sees
+    /// one state of the database, and a burst of lookups pays for
+    /// beginning a transaction once.
     func read<T>(_ body: (Database) throws -> T) throws -> T {
-        try mappingErrors { try database.read(body) }
+        try mappingErrors { try database.unsafeRead { db in try snapshot.read(db, body) } }
     }
 
     /// Runs `body` in one write transaction, rolled back if it throws.
     func write<T>(_ body: (Database) throws -> T) throws -> T {
-        try mappingErrors { try database.write(body) }
+        // Whatever the outcome, no catalog of this process may read from a
+        // snapshot taken before this write any more.
+        defer { ReadSnapshot.noteWrite() }
+        return try mappingErrors {
+            try database.writeWithoutTransaction { db in
+                try snapshot.end(db)
+                var result: T?
+                try db.inTransaction {
+                    result = try body(db)
+                    return .commit
+                }
+                return result!
+            }
+        }
     }
 
     private func mappingErrors<T>(_ body: () throws -> T) throws -> T {

@@ -16,7 +16,7 @@ extension Store {
             address: statement.text(4),
             category: statement.text(5),
             phone: statement.text(6),
-            attributes: try statement.text(7).map(AttributesJSON.decode) ?? [:]
+            attributes: try statement.withUTF8(7, AttributesJSON.decode(utf8:)) ?? [:]
         )
     }
 }

@@ -21,11 +21,15 @@ struct BatchInsert<Row> {
         bind: @escaping (Row, RawStatement, _ firstParameter: Int32) -> Void
     ) throws {
         self.db = db
-        prefix = "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES "
+        // OR FAIL: a constraint error still fails the statement (and the
+        // import, which rolls back), but SQLite no longer keeps a statement
+        // journal to undo the statement's earlier rows — a copy of every
+        // page it touches, spilled to a temporary file past 64 KiB.
+        prefix = "INSERT OR FAIL INTO \(table) (\(columns.joined(separator: ", "))) VALUES "
         columnCount = columns.count
         self.rowsPerStatement = rowsPerStatement
         self.bind = bind
-        full = RawStatement(try db.makeStatement(sql: Self.sql(prefix, columns: columns.count, rows: rowsPerStatement)), in: db)
+        full = RawStatement(try db.makeStatement(sql: multiRowSQL(prefix, columns: columns.count, rows: rowsPerStatement)), in: db)
         pending.reserveCapacity(rowsPerStatement)
     }
 
@@ -38,7 +42,7 @@ struct BatchInsert<Row> {
     mutating func finish() throws {
         guard !pending.isEmpty else { return }
         try flush(into: RawStatement(
-            try db.makeStatement(sql: Self.sql(prefix, columns: columnCount, rows: pending.count)), in: db))
+            try db.makeStatement(sql: multiRowSQL(prefix, columns: columnCount, rows: pending.count)), in: db))
     }
 
     private mutating func flush(into statement: RawStatement) throws {
@@ -51,8 +55,10 @@ struct BatchInsert<Row> {
         pending.removeAll(keepingCapacity: true)
     }
 
-    private static func sql(_ prefix: String, columns: Int, rows: Int) -> String {
-        let tuple = "(" + Array(repeating: "?", count: columns).joined(separator: ", ") + ")"
-        return prefix + Array(repeating: tuple, count: rows).joined(separator: ", ")
-    }
+}
+
+/// `prefix` then `rows` tuples of `columns` parameters: `(?, ?), (?, ?)`.
+func multiRowSQL(_ prefix: String, columns: Int, rows: Int) -> String {
+    let tuple = "(" + Array(repeating: "?", count: columns).joined(separator: ", ") + ")"
+    return prefix + Array(repeating: tuple, count: rows).joined(separator: ", ")
 }

@@ -5,10 +5,11 @@ import GRDB
 /// judge the outcome.
 struct ListImporter<Reader: StoreRowReader> {
     let list: String
-    var reader: Reader
+    let reader: Reader
     let options: ImportOptions
+    var pipeline = RowPipeline.Shape.standard
 
-    mutating func run(_ db: Database) throws -> ImportReport {
+    func run(_ db: Database) throws -> ImportReport {
         let formerStores = try removeExistingList(db)
         try db.execute(sql: "INSERT INTO lists (name) VALUES (?)", arguments: [list])
         let listKey = db.lastInsertedRowID
@@ -19,27 +20,28 @@ struct ListImporter<Reader: StoreRowReader> {
         var issues: [ImportIssue] = []
         var rejected = 0
 
-        while let row = try reader.next() {
-            switch row {
-            case let .invalid(rowIssues):
-                issues += rowIssues
-                rejected += 1
-            case let .valid(store, line):
-                // The reader validates; this guard keeps a reader bug from
-                // ending the import on a CHECK constraint instead.
-                guard store.coordinate.isValid else {
-                    issues.append(ImportIssue(line: line, column: nil, reason: "coordinates \(store.coordinate) are out of range"))
+        // The rows are read and validated on a second thread; this one
+        // writes them in file order, so issues come out in file order too.
+        try RowPipeline.read(reader, shape: pipeline) { batch in
+            let outcomes = try batch.withText { text in try stores.write(batch, text: text) }
+            var next = outcomes.makeIterator()
+            for row in batch.rows {
+                switch row {
+                case let .invalid(rowIssues):
+                    issues += rowIssues
                     rejected += 1
-                    continue
-                }
-                switch try stores.write(store, line: line) {
-                case let .duplicate(firstLine):
-                    issues.append(ImportIssue(
-                        line: line, column: "id", reason: "duplicate id '\(store.id)' (also on line \(firstLine))"))
-                    rejected += 1
-                case let .written(key):
-                    try items.append(store: key, coordinate: store.coordinate)
-                    entries.append(SpatialIndex.Entry(store: key, latitude: store.latitude, longitude: store.longitude))
+                case let .store(store):
+                    switch next.next()! {
+                    case let .duplicate(firstLine):
+                        issues.append(ImportIssue(
+                            line: store.line, column: "id",
+                            reason: "duplicate id '\(batch.id(of: store))' (also on line \(firstLine))"))
+                        rejected += 1
+                    case let .written(key):
+                        let coordinate = Coordinate(latitude: store.latitude, longitude: store.longitude)
+                        try items.append(store: key, coordinate: coordinate)
+                        entries.append(SpatialIndex.Entry(store: key, latitude: store.latitude, longitude: store.longitude))
+                    }
                 }
             }
         }

@@ -1,22 +1,32 @@
 import GRDB
 
-/// Inserts or updates one store per row, and tells a store repeated in the
-/// file from one already in the catalog.
+/// Inserts or updates the stores of a batch of rows, many per statement, and
+/// tells a store repeated in the file from one already in the catalog.
 ///
 /// The database's unique index on `id` finds both: an insert that does
 /// nothing met an existing id. If its key was handed out by this import
 /// (keys grow: SQLite gives max + 1), the id is repeated in the file;
 /// otherwise the store predates the import and is updated — once.
+///
+/// Rows go in `rowsPerStatement` at a time, one `INSERT … VALUES (…), (…)`
+/// as in ``BatchInsert``, so that SQLite's work per statement (starting the
+/// program, opening the cursors, halting) is paid once per hundred rows.
+/// When every row of a statement was inserted, their keys are the next ones
+/// in order; when some was not, each row's id is looked up to tell which,
+/// in file order.
 struct StoreWriter {
     enum Outcome {
         case written(key: Int64)
         case duplicate(firstLine: Int)
     }
 
-    private let insert: RawStatement
+    static let rowsPerStatement = 100
+
+    private let db: Database
+    /// `INSERT … ON CONFLICT DO NOTHING` of `n` rows, by `n`.
+    private var inserts: [Int: RawStatement] = [:]
     private let find: RawStatement
     private let update: RawStatement
-    private let db: Database
     /// The key the next new store gets.
     private var nextKey: Int64
     private let firstNewKey: Int64
@@ -24,69 +34,134 @@ struct StoreWriter {
     private var newStoreLines: [Int32] = []
     /// The line of each existing store this import updated.
     private var updatedStoreLines: [Int64: Int] = [:]
-    /// The attributes JSON of the row being written (one buffer for all).
-    private var attributes: [UInt8] = []
+    /// The outcome of each store of the batch being written (one buffer for
+    /// all batches).
+    private var outcomes: [Outcome] = []
+    /// The stores of one statement.
+    private var chunk: [RowBatch.StoreRow] = []
+
+    /// The parameters of one row: the text columns in ``RowBatch/Column``
+    /// order, then the coordinates (and the update's key).
+    private static let columns = ["id", "name", "address", "category", "phone", "attributes", "latitude", "longitude"]
+    private static let keyParameter = Int32(columns.count + 1)
 
     init(_ db: Database) throws {
         self.db = db
-        insert = RawStatement(try db.makeStatement(sql: """
-            INSERT INTO stores (id, name, latitude, longitude, address, category, phone, attributes)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING
-            """), in: db)
         find = RawStatement(try db.makeStatement(sql: "SELECT key, latitude, longitude FROM stores WHERE id = ?"), in: db)
         update = RawStatement(try db.makeStatement(sql: """
-            UPDATE stores SET id = ?, name = ?, latitude = ?, longitude = ?, address = ?, category = ?,
-                phone = ?, attributes = ?
-            WHERE key = ?9
+            UPDATE stores SET \(Self.columns.map { "\($0) = ?" }.joined(separator: ", "))
+            WHERE key = ?\(Self.keyParameter)
             """), in: db)
         firstNewKey = try Int64.fetchOne(db, sql: "SELECT coalesce(max(key), 0) + 1 FROM stores")!
         nextKey = firstNewKey
+        chunk.reserveCapacity(Self.rowsPerStatement)
     }
 
-    mutating func write(_ store: Store, line: Int) throws -> Outcome {
-        insert.reset()
-        bind(store, to: insert)
-        try insert.step()
-        if insert.changes == 1 {
-            let key = insert.lastInsertedKey
-            guard key == nextKey else {
-                throw CatalogError.database("store keys are not increasing (got \(key), expected \(nextKey))")
-            }
-            nextKey += 1
-            newStoreLines.append(Int32(clamping: line))
-            return .written(key: key)
+    /// Writes the stores of `batch`, whose text buffer is `text`; returns the
+    /// outcome of each, in the order of the batch's rows.
+    mutating func write(_ batch: RowBatch, text: UnsafeBufferPointer<UInt8>) throws -> [Outcome] {
+        outcomes.removeAll(keepingCapacity: true)
+        chunk.removeAll(keepingCapacity: true)
+        for case let .store(store) in batch.rows {
+            chunk.append(store)
+            if chunk.count == Self.rowsPerStatement { try writeChunk(of: batch, text) }
         }
+        if !chunk.isEmpty { try writeChunk(of: batch, text) }
+        return outcomes
+    }
 
+    private mutating func writeChunk(of batch: RowBatch, _ text: UnsafeBufferPointer<UInt8>) throws {
+        defer { chunk.removeAll(keepingCapacity: true) }
+        let insert = try insertStatement(rows: chunk.count)
+        insert.reset()
+        for (index, store) in chunk.enumerated() {
+            bind(store, of: batch, text, to: insert, firstParameter: Int32(index * Self.columns.count + 1))
+        }
+        try insert.step()
+        insert.reset()
+        let inserted = Int(insert.changes)
+        if inserted == chunk.count {
+            // Keys are handed out in VALUES order: max + 1 each.
+            guard insert.lastInsertedKey == nextKey + Int64(inserted - 1) else {
+                throw CatalogError.database(
+                    "store keys are not increasing (got \(insert.lastInsertedKey), expected \(nextKey + Int64(inserted - 1)))")
+            }
+            for store in chunk {
+                outcomes.append(.written(key: nextKey))
+                newStoreLines.append(Int32(clamping: store.line))
+                nextKey += 1
+            }
+        } else {
+            for store in chunk { outcomes.append(try resolve(store, of: batch, text)) }
+        }
+    }
+
+    /// What became of `store` in a statement that did not insert every row:
+    /// inserted with the next key, a repeat of a store this import wrote, or
+    /// an update of a store the catalog held.
+    private mutating func resolve(
+        _ store: RowBatch.StoreRow, of batch: RowBatch, _ text: UnsafeBufferPointer<UInt8>
+    ) throws -> Outcome {
         find.reset()
-        find.bind(store.id, at: 1)
-        guard try find.step() else { throw CatalogError.database("store '\(store.id)' vanished during the import") }
+        find.bind(borrowingUTF8: text[batch.range(of: .id, store)], at: 1)
+        guard try find.step() else {
+            throw CatalogError.database("store '\(batch.id(of: store))' vanished during the import")
+        }
         let key = find.int64(0)
         let old = Coordinate(latitude: find.double(1), longitude: find.double(2))
         find.reset()
+        if key == nextKey {
+            nextKey += 1
+            newStoreLines.append(Int32(clamping: store.line))
+            return .written(key: key)
+        }
         if key >= firstNewKey { return .duplicate(firstLine: Int(newStoreLines[Int(key - firstNewKey)])) }
         if let firstLine = updatedStoreLines[key] { return .duplicate(firstLine: firstLine) }
-        updatedStoreLines[key] = line
+        updatedStoreLines[key] = store.line
 
         update.reset()
-        bind(store, to: update)
-        update.bind(key, at: 9)
+        bind(store, of: batch, text, to: update, firstParameter: 1)
+        update.bind(key, at: Self.keyParameter)
         try update.step()
         update.reset()
-        if old != store.coordinate {
-            try SpatialIndex.move(store: key, from: old, to: store.coordinate, db)
+        let new = Coordinate(latitude: store.latitude, longitude: store.longitude)
+        if old != new {
+            try SpatialIndex.move(store: key, from: old, to: new, db)
         }
         return .written(key: key)
     }
 
-    private mutating func bind(_ store: Store, to statement: RawStatement) {
-        statement.bind(store.id, at: 1)
-        statement.bind(store.name, at: 2)
-        statement.bind(store.latitude, at: 3)
-        statement.bind(store.longitude, at: 4)
-        statement.bind(store.address, at: 5)
-        statement.bind(store.category, at: 6)
-        statement.bind(store.phone, at: 7)
-        let hasAttributes = AttributesJSON.encode(store.attributes, into: &attributes)
-        statement.bind(utf8: attributes, isNull: !hasAttributes, at: 8)
+    /// The insert of `rows` rows, prepared once per row count (the last
+    /// statement of a batch is usually short).
+    private mutating func insertStatement(rows: Int) throws -> RawStatement {
+        if let statement = inserts[rows] { return statement }
+        // OR FAIL: see BatchInsert; the ON CONFLICT clause still turns a
+        // known id into no insert at all.
+        let sql = multiRowSQL(
+            "INSERT OR FAIL INTO stores (\(Self.columns.joined(separator: ", "))) VALUES ",
+            columns: Self.columns.count, rows: rows) + " ON CONFLICT (id) DO NOTHING"
+        let statement = RawStatement(try db.makeStatement(sql: sql), in: db)
+        inserts[rows] = statement
+        return statement
+    }
+
+    private func bind(
+        _ store: RowBatch.StoreRow, of batch: RowBatch, _ text: UnsafeBufferPointer<UInt8>, to statement: RawStatement,
+        firstParameter: Int32
+    ) {
+        for column in RowBatch.Column.allCases {
+            let value = text[batch.range(of: column, store)]
+            let parameter = firstParameter + Int32(column.rawValue)
+            // Empty is NULL: the batch keeps no empty value (id and name are
+            // never empty).
+            if value.isEmpty {
+                statement.bindNull(at: parameter)
+            } else {
+                statement.bind(borrowingUTF8: value, at: parameter)
+            }
+        }
+        let coordinates = firstParameter + Int32(RowBatch.Column.allCases.count)
+        statement.bind(store.latitude, at: coordinates)
+        statement.bind(store.longitude, at: coordinates + 1)
     }
 }

@@ -33,7 +33,7 @@ extension Catalog {
     /// Every table's rows in key order and the schema version: two dumps are
     /// equal when the content is.
     func dump() throws -> String {
-        try database.read { db in
+        try read { db in
             var text = "user_version \(try Int.fetchOne(db, sql: "PRAGMA user_version")!)\n"
             for (table, key) in [
                 ("stores", "key"), ("lists", "key"), ("list_items", "list, position"),
@@ -51,7 +51,7 @@ extension Catalog {
     /// The spatial index as it is, and as it should be from the lists and
     /// their stores' coordinates.
     func spatialIndexVersusDerived() throws -> (actual: [Row], derived: [Row]) {
-        try database.read { db in
+        try read { db in
             let order = "ORDER BY band, longitude, latitude, store, list"
             let actual = try Row.fetchAll(
                 db, sql: "SELECT band, longitude, latitude, store, list FROM spatial_index \(order)")
@@ -66,7 +66,7 @@ extension Catalog {
 
     /// `EXPLAIN QUERY PLAN` of a statement, its detail lines joined.
     func queryPlan(_ sql: String) throws -> String {
-        try database.read { db in
+        try read { db in
             // Parameters bound to NULL: the plan does not depend on them.
             let statement = try db.makeStatement(sql: "EXPLAIN QUERY PLAN " + sql)
             let count = Int(sqlite3_bind_parameter_count(statement.sqliteStatement))
@@ -76,9 +76,9 @@ extension Catalog {
         }
     }
 
-    /// Runs raw SQL on the catalog's connection.
+    /// Runs raw SQL on the catalog's connection, in a write transaction.
     func execute(_ sql: String) throws {
-        try database.writeWithoutTransaction { db in try db.execute(sql: sql) }
+        try write { db in try db.execute(sql: sql) }
     }
 }
 
