@@ -167,6 +167,59 @@ struct ImportTests {
         #expect(index.actual == index.derived)
     }
 
+    @Test("replacing a list again and again leaves no stray item, index entry or bookkeeping", arguments: Storage.allCases)
+    func repeatedReplacesLeaveNothingBehind(storage: Storage) throws {
+        let catalog = try TestCatalog(storage).catalog
+        try catalog.importList(named: "favourites", from: ArrayRowReader(stores: [Self.seoul[0]]))
+        try catalog.importList(named: "seoul", from: ArrayRowReader(stores: Self.seoul))
+        var moved = Self.seoul[1]
+        moved.latitude += 1
+
+        // Each replace updates every store it keeps (the first one moves
+        // s2) and drops s3, then s4: the replaced list always has the
+        // highest key, which the new list must not reuse while the old
+        // items are still there.
+        for (round, stores) in [[Self.seoul[0], moved, Self.seoul[3]], [moved, Self.seoul[0]]].enumerated() {
+            let report = try catalog.importList(
+                named: "seoul", from: ArrayRowReader(stores: stores), options: .init(replace: true))
+            #expect(report.imported == stores.count, "round \(round)")
+            #expect(try catalog.stores(list: "seoul") == stores, "round \(round)")
+        }
+
+        #expect(try catalog.store(id: "s3") == nil)
+        #expect(try catalog.store(id: "s4") == nil)
+        #expect(try catalog.store(id: "s1") == Self.seoul[0])  // in both lists
+        #expect(try catalog.lists() == [ListSummary(name: "favourites", count: 1), ListSummary(name: "seoul", count: 2)])
+        let index = try catalog.spatialIndexVersusDerived()
+        #expect(index.actual == index.derived)
+        let leftovers = try catalog.read { db in
+            try Int.fetchOne(db, sql: """
+                SELECT (SELECT count(*) FROM list_items WHERE list NOT IN (SELECT key FROM lists))
+                     + (SELECT count(*) FROM temp.sqlite_master)
+                """)
+        }
+        #expect(leftovers == 0)
+    }
+
+    @Test("a replace that repeats a store it updates names both lines")
+    func duplicateInAReplaceNamesBothLines() throws {
+        let catalog = try Catalog.inMemory()
+        try catalog.importList(named: "seoul", from: ArrayRowReader(stores: Self.seoul))
+        let before = try catalog.dump()
+        let rows: [ImportRow] = [.valid(Self.seoul[2], line: 2), .valid(Self.seoul[0], line: 3), .valid(Self.seoul[2], line: 4)]
+
+        let error = #expect(throws: CatalogError.self) {
+            try catalog.importList(named: "seoul", from: ArrayRowReader(rows), options: .init(replace: true))
+        }
+
+        guard case let .rowsRejected(report) = error else {
+            Issue.record("expected rowsRejected, got \(String(describing: error))")
+            return
+        }
+        #expect(report.issues == [ImportIssue(line: 4, column: "id", reason: "duplicate id 's3' (also on line 2)")])
+        #expect(try catalog.dump() == before)
+    }
+
     @Test("a replace that fails leaves the old list exactly as it was", arguments: Storage.allCases)
     func failedReplaceLeavesTheOldList(storage: Storage) throws {
         let catalog = try TestCatalog(storage).catalog

@@ -32,8 +32,11 @@ struct StoreWriter {
     private let firstNewKey: Int64
     /// The line of each store this import created, by `key - firstNewKey`.
     private var newStoreLines: [Int32] = []
-    /// The line of each existing store this import updated.
-    private var updatedStoreLines: [Int64: Int] = [:]
+    /// The line of each existing store this import updated, kept in SQLite
+    /// (created at the first update): an import that updates every store of
+    /// a large catalog would otherwise hold one dictionary entry per store,
+    /// where a temporary table spills past SQLite's bounded page cache.
+    private var updatedStores: UpdatedStores?
     /// The outcome of each store of the batch being written (one buffer for
     /// all batches).
     private var outcomes: [Outcome] = []
@@ -116,8 +119,8 @@ struct StoreWriter {
             return .written(key: key)
         }
         if key >= firstNewKey { return .duplicate(firstLine: Int(newStoreLines[Int(key - firstNewKey)])) }
-        if let firstLine = updatedStoreLines[key] { return .duplicate(firstLine: firstLine) }
-        updatedStoreLines[key] = store.line
+        if updatedStores == nil { updatedStores = try UpdatedStores(db) }
+        if let firstLine = try updatedStores!.record(key, line: store.line) { return .duplicate(firstLine: firstLine) }
 
         update.reset()
         bind(store, of: batch, text, to: update, firstParameter: 1)
@@ -129,6 +132,12 @@ struct StoreWriter {
             try SpatialIndex.move(store: key, from: old, to: new, db)
         }
         return .written(key: key)
+    }
+
+    /// Drops what the import kept aside; call once every row is written.
+    mutating func finish() throws {
+        try updatedStores?.drop()
+        updatedStores = nil
     }
 
     /// The insert of `rows` rows, prepared once per row count (the last

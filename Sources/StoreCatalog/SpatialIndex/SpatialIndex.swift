@@ -22,6 +22,12 @@ package enum SpatialIndex {
         Int64((latitude + 90) * bandsPerDegree)
     }
 
+    /// ``band(latitude:)`` in SQL, of the expression `latitude`: the same
+    /// double arithmetic, as migration 0002 computes it.
+    package static func bandSQL(latitude: String) -> String {
+        "CAST((\(latitude) + 90.0) * \(bandsPerDegree) AS INTEGER)"
+    }
+
     /// A store's row in the index for the list being imported.
     package struct Entry: Comparable {
         var band: Int64
@@ -80,18 +86,6 @@ package enum SpatialIndex {
                 band(latitude: new.latitude), new.longitude, new.latitude,
                 band(latitude: old.latitude), old.longitude, old.latitude, store,
             ])
-    }
-
-    /// True when some list holds the store.
-    package static func isListed(store: Int64, at coordinate: Coordinate, _ db: Database) throws -> Bool {
-        try Bool.fetchOne(
-            db,
-            sql: """
-                SELECT 1 FROM spatial_index
-                WHERE band = ? AND longitude = ? AND latitude = ? AND store = ? LIMIT 1
-                """,
-            arguments: [band(latitude: coordinate.latitude), coordinate.longitude, coordinate.latitude, store]
-        ) ?? false
     }
 
     /// Calls `visit(store, latitude, longitude)` for every store in `region`,
