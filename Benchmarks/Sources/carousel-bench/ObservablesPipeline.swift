@@ -29,7 +29,7 @@ enum ObservablesPipeline {
             .subscribe(onNext: { index, store in
                 recorder.record(FocusEmission(time: scheduler.now, index: index, storeID: store.id))
             })
-        feed(events, through: scheduler) { offset in offsets.onNext(offset) }
+        InputDriver.feed(events, through: scheduler) { offset in offsets.onNext(offset) }
         // The last gesture's debounce falls due after the last frame.
         scheduler.run()
         subscription.dispose()
@@ -40,30 +40,6 @@ enum ObservablesPipeline {
     /// costs before any operator runs.
     @inline(never)
     static func driveOnly(_ events: [OffsetEvent]) {
-        let scheduler = VirtualTimeScheduler()
-        let sink = DiscardingSink()
-        feed(events, through: scheduler) { offset in sink.take(offset) }
+        InputDriver.driveOnly(events, through: VirtualTimeScheduler())
     }
-
-    /// Sends each event at its time: the clock moved to it as for an input
-    /// (`advance(toInputAt:)`: everything due before it runs, timers due at
-    /// the same instant wait), so an offset at T is seen before a debounce
-    /// timer falling due at T (SPEC §5); then the offset sent directly.
-    private static func feed(
-        _ events: [OffsetEvent],
-        through scheduler: VirtualTimeScheduler,
-        send: (Double) -> Void
-    ) {
-        for event in events {
-            scheduler.advance(toInputAt: event.time)
-            send(event.offset)
-        }
-    }
-}
-
-/// Where the driver-only runs send their events: a call the optimizer
-/// cannot remove, and nothing else.
-final class DiscardingSink: Sendable {
-    @inline(never)
-    func take(_ offset: Double) {}
 }

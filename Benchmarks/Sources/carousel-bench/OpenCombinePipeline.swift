@@ -28,7 +28,7 @@ enum OpenCombinePipeline {
             .sink { index, store in
                 recorder.record(FocusEmission(time: scheduler.now.milliseconds, index: index, storeID: store.id))
             }
-        feed(events, through: scheduler) { offset in offsets.send(offset) }
+        InputDriver.feed(events, through: scheduler) { offset in offsets.send(offset) }
         scheduler.run()
         subscription.cancel()
         return recorder.emissions
@@ -37,21 +37,6 @@ enum OpenCombinePipeline {
     /// The virtual-time driver alone, each event sent nowhere.
     @inline(never)
     static func driveOnly(_ events: [OffsetEvent]) {
-        let scheduler = OpenCombineVirtualScheduler()
-        let sink = DiscardingSink()
-        feed(events, through: scheduler) { offset in sink.take(offset) }
-    }
-
-    /// Moves the clock to each event's time as for an input, then sends it
-    /// directly: the same driver as ours.
-    private static func feed(
-        _ events: [OffsetEvent],
-        through scheduler: OpenCombineVirtualScheduler,
-        send: (Double) -> Void
-    ) {
-        for event in events {
-            scheduler.advance(toInputAt: event.time)
-            send(event.offset)
-        }
+        InputDriver.driveOnly(events, through: OpenCombineVirtualScheduler())
     }
 }
