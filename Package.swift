@@ -3,8 +3,9 @@ import PackageDescription
 
 // Module map (SPEC §3): one direction of dependency.
 //
-//   StoreCatalog   — stores, lists, import, spatial queries (GRDB, system libsqlite3)
+//   StoreCatalog   — stores, lists, import, spatial queries, stored cluster indexes (GRDB, system libsqlite3)
 //   CarouselEngine — pure math: layout, snapping, physics, visibility, focus, looping
+//   Clustering     — supercluster-compatible marker clustering, pure (no SQLite)
 //   Observables    — our own lightweight observable, operators and schedulers
 //   MapSync        — the view model: focus stream → camera + marker (engine + observables)
 //   carousel       — the thin CLI over all of them
@@ -16,6 +17,7 @@ let package = Package(
     products: [
         .library(name: "StoreCatalog", targets: ["StoreCatalog"]),
         .library(name: "CarouselEngine", targets: ["CarouselEngine"]),
+        .library(name: "Clustering", targets: ["Clustering"]),
         .library(name: "Observables", targets: ["Observables"]),
         .library(name: "MapSync", targets: ["MapSync"]),
         .executable(name: "carousel", targets: ["carousel"]),
@@ -28,7 +30,7 @@ let package = Package(
     targets: [
         .target(
             name: "StoreCatalog",
-            dependencies: [.product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["Clustering", .product(name: "GRDB", package: "GRDB.swift")],
             // The schema's SQL, compiled into the binary so that it migrates
             // a database from any directory, copied anywhere (SPEC §3).
             // `Sources/StoreCatalog/Migrations` links to the top-level
@@ -36,12 +38,14 @@ let package = Package(
             resources: [.embedInCode("Migrations")]
         ),
         .target(name: "CarouselEngine"),
+        // supercluster-compatible marker clustering: pure Swift, no SQLite.
+        .target(name: "Clustering"),
         .target(name: "Observables"),
         .target(name: "MapSync", dependencies: ["CarouselEngine", "Observables"]),
         .executableTarget(
             name: "carousel",
             dependencies: [
-                "StoreCatalog", "CarouselEngine", "Observables", "MapSync",
+                "StoreCatalog", "CarouselEngine", "Observables", "MapSync", "Clustering",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // `carousel demo`'s sample stores and scroll script, compiled in
@@ -56,6 +60,13 @@ let package = Package(
         .testTarget(
             name: "StoreCatalogTests",
             dependencies: ["StoreCatalog", "TestSupport"]
+        ),
+        .testTarget(
+            name: "ClusteringTests",
+            dependencies: [
+                "Clustering", "TestSupport",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
         ),
         .testTarget(
             name: "CarouselEngineTests",

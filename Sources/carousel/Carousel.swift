@@ -15,6 +15,7 @@ struct Carousel: ParsableCommand {
         subcommands: [
             Demo.self,
             Import.self, Lists.self, Stores.self, Near.self, Bbox.self,
+            Clusters.self,
             Snap.self, Focus.self, Simulate.self,
         ]
     )
