@@ -15,7 +15,7 @@ package struct ClusterBytes {
     }
 
     /// Reads arrays back in the order they were appended.
-    package struct Reader {
+    package struct Reader: ClusterByteSource {
         private let bytes: UnsafeRawBufferPointer
         private var offset = 0
 
@@ -38,11 +38,20 @@ package struct ClusterBytes {
             return values
         }
 
-        package mutating func read(_: UInt32.Type) throws(ClusterError) -> UInt32 {
-            try read(UInt32.self, count: 1)[0]
-        }
-
         package var isAtEnd: Bool { offset == bytes.count }
+    }
+}
+
+/// Where stored arrays are read from, in order: bytes in memory, or a
+/// stored blob read piecewise straight into the arrays.
+package protocol ClusterByteSource {
+    mutating func read<T: BitwiseCopyable>(_: T.Type, count: Int) throws(ClusterError) -> [T]
+    var isAtEnd: Bool { get }
+}
+
+extension ClusterByteSource {
+    package mutating func read(_: UInt32.Type) throws(ClusterError) -> UInt32 {
+        try read(UInt32.self, count: 1)[0]
     }
 }
 
@@ -72,6 +81,11 @@ extension ClusterLevel {
     /// A level read back from ``bytes()`` (with no next indices).
     package init(bytes: UnsafeRawBufferPointer) throws(ClusterError) {
         var reader = ClusterBytes.Reader(bytes)
+        try self.init(reading: &reader)
+    }
+
+    /// A level read back from ``bytes()`` as `source` yields them.
+    package init<Source: ClusterByteSource>(reading reader: inout Source) throws(ClusterError) {
         guard try reader.read(UInt32.self) == Self.magic else { throw .corruptData("not a stored level") }
         let n = Int(try reader.read(UInt32.self))
         let nodeSize = Int(try reader.read(UInt32.self))
@@ -80,8 +94,14 @@ extension ClusterLevel {
             nodeSize: nodeSize, ids: try reader.read(UInt32.self, count: n), coords: try reader.read(Float.self, count: 2 * n))
         x = try reader.read(Double.self, count: n)
         y = try reader.read(Double.self, count: n)
-        id = try reader.read(Int64.self, count: n).map { Int($0) }
-        parent = try reader.read(Int64.self, count: n).map { Int($0) }
+        // Stored as Int64; read straight into Int where that is the same.
+        if MemoryLayout<Int>.size == 8 {
+            id = try reader.read(Int.self, count: n)
+            parent = try reader.read(Int.self, count: n)
+        } else {
+            id = try reader.read(Int64.self, count: n).map { Int($0) }
+            parent = try reader.read(Int64.self, count: n).map { Int($0) }
+        }
         count = try reader.read(UInt32.self, count: n)
         expansionZooms = hasExpansion ? try reader.read(UInt8.self, count: n) : []
         next = []

@@ -33,16 +33,15 @@ final class StoredClusterIndex: ClusterHierarchy {
     func level(atZoom zoom: Int) throws -> ClusterLevel? {
         guard (options.minZoom...(options.maxZoom + 1)).contains(zoom) else { return nil }
         if let level = levels[zoom] { return level }
-        let level = try part(.level, zoom: zoom) { bytes throws(ClusterError) in try ClusterLevel(bytes: bytes) }
+        let level = try blob(.level, zoom: zoom) { source throws(ClusterError) in try ClusterLevel(reading: &source) }
         levels[zoom] = level
         return level
     }
 
     func nextIndex(ofMarker index: Int, atZoom zoom: Int) throws -> Int {
         if nexts[zoom] == nil {
-            nexts[zoom] = try part(.next, zoom: zoom) { bytes throws(ClusterError) in
-                var reader = ClusterBytes.Reader(bytes)
-                return try reader.read(UInt32.self, count: bytes.count / 4)
+            nexts[zoom] = try blob(.next, zoom: zoom) { source throws(ClusterError) in
+                try source.read(UInt32.self, count: source.byteCount / 4)
             }
         }
         guard let next = nexts[zoom], next.indices.contains(index) else {
@@ -53,9 +52,8 @@ final class StoredClusterIndex: ClusterHierarchy {
 
     func storedUnclusterZoom(ofPoint index: Int) throws -> Int {
         if unclusterZooms == nil {
-            unclusterZooms = try part(.unclusterZooms, zoom: -1) { bytes throws(ClusterError) in
-                var reader = ClusterBytes.Reader(bytes)
-                return try reader.read(UInt8.self, count: bytes.count)
+            unclusterZooms = try blob(.unclusterZooms, zoom: -1) { source throws(ClusterError) in
+                try source.read(UInt8.self, count: source.byteCount)
             }
         }
         guard let zooms = unclusterZooms, zooms.indices.contains(index) else {
@@ -77,15 +75,24 @@ final class StoredClusterIndex: ClusterHierarchy {
         return SphericalMercator.rounded(latitude: statement.double(0), longitude: statement.double(1))
     }
 
-    private func part<T>(_ kind: Kind, zoom: Int, _ decode: (UnsafeRawBufferPointer) throws(ClusterError) -> T) throws -> T {
+    /// Reads one part through ``StoredBlob``.
+    private func blob<T>(_ kind: Kind, zoom: Int, _ decode: (inout StoredBlob) throws(ClusterError) -> T) throws -> T {
         let statement = try RawStatement.cached(
-            "SELECT bytes FROM cluster_parts WHERE list = ? AND kind = ? AND zoom = ?", in: db)
-        defer { statement.reset() }
-        statement.bind(list, at: 1)
-        statement.bind(kind.rawValue, at: 2)
-        statement.bind(Int64(zoom), at: 3)
-        guard try statement.step() else { throw ClusterError.corruptData("part \(kind) of zoom \(zoom) is missing") }
-        return try statement.withBlob(0) { bytes throws(ClusterError) in try decode(bytes) }
+            "SELECT rowid FROM cluster_parts WHERE list = ? AND kind = ? AND zoom = ?", in: db)
+        let rowid: Int64
+        do {
+            defer { statement.reset() }
+            statement.bind(list, at: 1)
+            statement.bind(kind.rawValue, at: 2)
+            statement.bind(Int64(zoom), at: 3)
+            guard try statement.step() else { throw ClusterError.corruptData("part \(kind) of zoom \(zoom) is missing") }
+            rowid = statement.int64(0)
+        }
+        var source = try StoredBlob(rowid: rowid, db)
+        defer { source.close() }
+        let value = try decode(&source)
+        guard source.isAtEnd else { throw ClusterError.corruptData("part \(kind) of zoom \(zoom) has trailing bytes") }
+        return value
     }
 
     /// Stores `index` as `list`'s, replacing any former one.
