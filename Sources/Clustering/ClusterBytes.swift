@@ -57,7 +57,26 @@ extension ClusterByteSource {
 
 extension ClusterLevel {
     /// 'CLV1': marks a stored level of this layout.
-    static let magic: UInt32 = 0x434C_5631
+    package static let magic: UInt32 = 0x434C_5631
+
+    /// Byte offsets of a stored level's arrays, for reading parts of it:
+    /// a 16-byte header, then tree ids, tree coordinates, x, y, ids,
+    /// parents, counts, expansion zooms.
+    package struct Layout {
+        package let count: Int
+        package var treeIDs: Int { 16 }
+        package var treeCoords: Int { 16 + 4 * count }
+        package var x: Int { 16 + 12 * count }
+        package var y: Int { 16 + 20 * count }
+        package var id: Int { 16 + 28 * count }
+        package var parent: Int { 16 + 36 * count }
+        package var markerCount: Int { 16 + 44 * count }
+        package var expansionZoom: Int { 16 + 48 * count }
+
+        package init(count: Int) {
+            self.count = count
+        }
+    }
 
     /// The level without its next indices (stored apart: only a selection
     /// reads them): tree, positions, ids, counts, parents, expansion zooms.

@@ -13,6 +13,31 @@ package protocol ClusterHierarchy {
     func storedUnclusterZoom(ofPoint index: Int) throws -> Int
     /// Point `index`'s projected, Float-rounded position.
     func projectedPoint(_ index: Int) throws -> (x: Double, y: Double)
+    /// The markers of level `zoom` inside `rectangles`, in KD-tree order
+    /// (a stored index reads only the tree and the markers found).
+    func markers(atZoom zoom: Int, in rectangles: [ClusterBox.Rectangle]) throws -> [ClusterMarker]
+    /// The id of marker `index` of level `zoom`.
+    func markerID(atZoom zoom: Int, index: Int) throws -> Int
+}
+
+extension ClusterHierarchy {
+    package func markers(atZoom zoom: Int, in rectangles: [ClusterBox.Rectangle]) throws -> [ClusterMarker] {
+        guard let level = try level(atZoom: zoom) else { return [] }
+        var markers: [ClusterMarker] = []
+        for rectangle in rectangles {
+            level.tree.range(minX: rectangle.minX, minY: rectangle.minY, maxX: rectangle.maxX, maxY: rectangle.maxY) {
+                markers.append(level.marker(at: Int($0)))
+            }
+        }
+        return markers
+    }
+
+    package func markerID(atZoom zoom: Int, index: Int) throws -> Int {
+        guard let level = try level(atZoom: zoom), index < level.markerCount else {
+            throw ClusterError.corruptData("no marker \(index) at zoom \(zoom)")
+        }
+        return level.id[index]
+    }
 }
 
 /// The queries, written once over any ``ClusterHierarchy``.
@@ -39,15 +64,7 @@ package struct ClusterQueries<Hierarchy: ClusterHierarchy> {
     /// clusters and single points whose positions lie in the box, in its
     /// order.
     package func clusters(in box: ClusterBox, zoom: Double) throws -> [ClusterMarker] {
-        let zoom = try limitedZoom(zoom)
-        guard let level = try hierarchy.level(atZoom: zoom) else { return [] }
-        var markers: [ClusterMarker] = []
-        for rectangle in box.rectangles {
-            level.tree.range(minX: rectangle.minX, minY: rectangle.minY, maxX: rectangle.maxX, maxY: rectangle.maxY) {
-                markers.append(level.marker(at: Int($0)))
-            }
-        }
-        return markers
+        try hierarchy.markers(atZoom: try limitedZoom(zoom), in: box.rectangles)
     }
 
     /// Where cluster `id` was made: the level its absorbing marker sat in

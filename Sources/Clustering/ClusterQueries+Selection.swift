@@ -25,8 +25,7 @@ extension ClusterQueries {
         for zoom in stride(from: options.maxZoom + 1, to: level, by: -1) {
             index = try hierarchy.nextIndex(ofMarker: index, atZoom: zoom)
         }
-        guard let holderLevel = try hierarchy.level(atZoom: level) else { return markers }
-        let holderID = holderLevel.id[index]
+        let holderID = try hierarchy.markerID(atZoom: level, index: index)
         let point = try hierarchy.projectedPoint(selected)
 
         if let i = markers.firstIndex(where: { $0.cluster?.id == holderID }), let holder = markers[i].cluster {

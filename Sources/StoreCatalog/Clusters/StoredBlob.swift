@@ -31,6 +31,23 @@ struct StoredBlob: ClusterByteSource {
 
     var isAtEnd: Bool { offset == size }
 
+    /// Moves the reading position to `offset`.
+    mutating func seek(to offset: Int) {
+        self.offset = offset
+    }
+
+    /// One value at `offset`, leaving the reading position alone.
+    func value<T: BitwiseCopyable>(_: T.Type, at offset: Int) throws(ClusterError) -> T {
+        let bytes = MemoryLayout<T>.size
+        guard offset >= 0, offset + bytes <= size else { throw .corruptData("no value at \(offset) of \(size) bytes") }
+        return try withUnsafeTemporaryAllocation(of: T.self, capacity: 1) { buffer throws(ClusterError) -> T in
+            guard sqlite3_blob_read(blob, buffer.baseAddress!, Int32(bytes), Int32(offset)) == SQLITE_OK else {
+                throw .corruptData("reading \(bytes) bytes at \(offset) failed")
+            }
+            return buffer[0]
+        }
+    }
+
     mutating func read<T: BitwiseCopyable>(_: T.Type, count: Int) throws(ClusterError) -> [T] {
         let bytes = count * MemoryLayout<T>.stride
         guard count >= 0, offset + bytes <= size else {
