@@ -97,4 +97,21 @@ import Testing
             try Int.fetchOne(db, sql: "SELECT count(DISTINCT list) FROM cluster_parts")!
         } == 1)
     }
+
+    /// No trigger watches inserts (they would cost every imported row): an
+    /// added item changes the count, and the index is rebuilt.
+    @Test func anAddedItemMakesTheNextQueryRebuild() throws {
+        let test = try TestCatalog(.file)
+        try Self.importKorea(test.catalog)
+        let before = try test.catalog.clusters(list: "kr", zoom: 17, box: .world)
+        #expect(before.count == 311)
+        try test.catalog.write { db in
+            try db.execute(sql: """
+                INSERT INTO list_items (list, position, store)
+                SELECT list, 311, store FROM list_items WHERE position = 0
+                """)
+        }
+        let after = try test.catalog.clusters(list: "kr", zoom: 17, box: .world)
+        #expect(after.count == 312)
+    }
 }

@@ -88,10 +88,15 @@ extension Catalog {
     }
 
     /// The store count of `list`'s stored index, nil when there is none
-    /// of this layout and these options.
+    /// of this layout and these options, or when the list's count is no
+    /// longer the index's (an item was added: no trigger watches inserts).
     private func storedIndexPoints(_ list: Int64, _ options: String, _ db: Database) throws -> Int? {
         try firstRow(
-            db, "SELECT points FROM cluster_indexes WHERE list = ? AND format = ? AND options = ?",
+            db, """
+                SELECT points FROM cluster_indexes
+                WHERE list = ?1 AND format = ?2 AND options = ?3
+                  AND points = (SELECT coalesce(max(position) + 1, 0) FROM list_items WHERE list = ?1)
+                """,
             {
                 $0.bind(list, at: 1)
                 $0.bind(Int64(StoredClusterIndex.format), at: 2)
