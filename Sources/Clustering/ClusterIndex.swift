@@ -68,3 +68,23 @@ extension ClusterIndex: ClusterHierarchy {
         return (points.x[index], points.y[index])
     }
 }
+
+extension ClusterIndex {
+    /// One level's markers as supercluster keeps them in its `trees[z].data`
+    /// (position, id, parent id or −1, count), in its order: for checking
+    /// the hierarchy against supercluster's own, marker by marker.
+    public struct LevelData: Sendable, Hashable {
+        public var x: [Double]
+        public var y: [Double]
+        public var id: [Int]
+        public var parent: [Int]
+        public var count: [Int]
+    }
+
+    /// The markers at `zoom` (minZoom...maxZoom + 1), as supercluster
+    /// stores them; nil outside those zooms.
+    public func levelData(atZoom zoom: Int) -> LevelData? {
+        guard let level = level(atZoom: zoom) else { return nil }
+        return LevelData(x: level.x, y: level.y, id: level.id, parent: level.parent, count: level.count.map { Int($0) })
+    }
+}
