@@ -62,7 +62,7 @@ extension Carousel {
             if (limit != nil || offset != nil) && leaves == nil {
                 throw ValidationError("--limit and --offset go with --leaves")
             }
-            if selected != nil && leaves == nil && unclusterZoom == nil && zoom == nil {
+            if selected != nil && zoom == nil {
                 throw ValidationError("--selected goes with --zoom and a box")
             }
             if let leaves {
