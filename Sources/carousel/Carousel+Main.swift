@@ -28,6 +28,11 @@ extension Carousel {
             StandardOutput.shared.flush()
         } catch {
             StandardOutput.shared.flush()
+            // `help` and `--help` on a command with subcommands arrive here.
+            if exitCode(for: error) == .success {
+                print(fullMessage(for: error))
+                Foundation.exit(0)
+            }
             fail(ErrorReport(error))
         }
         Foundation.exit(ExitStatus.success.rawValue)

@@ -1,3 +1,4 @@
+import ArgumentParser
 import CarouselEngine
 import Foundation
 import MapSync
@@ -23,6 +24,8 @@ struct ErrorReport: Equatable {
         switch error {
         case let error as CLIError:
             self.init(message: error.description, status: error.status)
+        case let error as ValidationError:
+            self.init(message: error.message, status: .usage)
         case let error as CatalogError:
             self.init(catalog: error)
         case let error as ImportFileError:
