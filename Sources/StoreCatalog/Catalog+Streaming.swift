@@ -31,6 +31,32 @@ extension Catalog {
         }
     }
 
+    /// Calls `body` with the store at each of `positions` of `list`, in the
+    /// order given (a page of another order, such as by distance): one read
+    /// transaction and one prepared statement for all of them.
+    public func forEachStore(
+        list: String, at positions: some Sequence<Int>, _ body: (_ position: Int, _ store: Store) throws -> Void
+    ) throws {
+        try read { db in
+            let key = try listKey(list, db)
+            let statement = try RawStatement.cached(
+                """
+                SELECT \(Store.columns) FROM list_items AS i JOIN stores AS s ON s.key = i.store
+                WHERE i.list = ?1 AND i.position = ?2
+                """, in: db)
+            defer { statement.reset() }
+            for position in positions {
+                statement.reset()
+                statement.bind(key, at: 1)
+                statement.bind(Int64(position), at: 2)
+                guard try statement.step() else {
+                    throw CatalogError.positionOutOfRange(list: list, position: position, count: try count(key, db))
+                }
+                try body(position, try Store(statement))
+            }
+        }
+    }
+
     /// Calls `body` with the position and coordinates of each store of
     /// `list`, in carousel order: what ordering by distance needs, without
     /// the rest of each store.

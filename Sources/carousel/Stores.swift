@@ -64,7 +64,7 @@ extension Carousel {
 
         /// Nearest first: every store's distance is measured from its
         /// coordinates alone (16 bytes a store: 3.8 MB for 234,908), then the
-        /// page is printed store by store, as it is looked up.
+        /// page is printed store by store, as it is looked up by position.
         private func printByDistance(_ catalog: Catalog, from origin: Coordinate) throws {
             let meter = DistanceFrom(origin)
             var measured: [(distance: Double, position: Int32)] = []
@@ -76,9 +76,9 @@ extension Carousel {
             measured.sort { ($0.distance, $0.position) < ($1.distance, $1.position) }
             let page = measured.dropFirst(offset).prefix(limit ?? measured.count)
             var output = StoreOutput(json: json, showsPositions: true, showsDistance: true)
-            for item in page {
-                let store = try catalog.store(list: list, at: Int(item.position))
-                output.write(store, position: Int(item.position), distanceMeters: item.distance)
+            var distances = page.map(\.distance).makeIterator()
+            try catalog.forEachStore(list: list, at: page.lazy.map { Int($0.position) }) { position, store in
+                output.write(store, position: position, distanceMeters: distances.next())
             }
             output.finish()
         }
