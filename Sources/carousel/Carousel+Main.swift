@@ -38,9 +38,11 @@ extension Carousel {
         Foundation.exit(ExitStatus.success.rawValue)
     }
 
-    /// Prints `report` as `Error: message` on stderr and exits with its status.
+    /// Prints `report` as `Error: message` on stderr and exits with its
+    /// status; a list name or file value in the message is escaped like
+    /// any data printed to a terminal.
     static func fail(_ report: ErrorReport) -> Never {
-        FileHandle.standardError.write(Data("Error: \(report.message)\n".utf8))
+        FileHandle.standardError.write(Data("Error: \(report.message.terminalEscaped)\n".utf8))
         Foundation.exit(report.status.rawValue)
     }
 }

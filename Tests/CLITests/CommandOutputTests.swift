@@ -133,6 +133,9 @@ struct CommandOutputTests {
         let lists = try workspace.run(["lists"])
         #expect(lists.stdout.contains(#"evil\u{1B}[31m"#), "\(lists.stdout)")
 
+        let missing = try workspace.run(["stores", "--list", "gone\u{1B}[2J"])
+        #expect(missing.stderr.contains(#"'gone\u{1B}[2J'"#) && !missing.stderr.contains("\u{1B}"), "\(missing.stderr)")
+
         let json = try workspace.run(["stores", "--list", "evil\u{1B}[31m", "--json"])
         #expect(json.stdout.contains(#""name":"Evil\u001b[2J\u001b]0;pwned\u0007 Café"#))
         let decoded = try #require((try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])?.first)
