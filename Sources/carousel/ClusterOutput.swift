@@ -23,14 +23,14 @@ struct ClusterOutput {
             switch marker {
             case let .cluster(cluster):
                 text += "{\"type\":\"cluster\",\"id\":\(cluster.id),\"count\":\(cluster.count)"
-                text += ",\"latitude\":\(NumberFormatting.coordinate(cluster.latitude))"
-                text += ",\"longitude\":\(NumberFormatting.coordinate(cluster.longitude))"
-                text += ",\"expansionZoom\":\(NumberFormatting.integer(cluster.expansionZoom))}"
+                text += ",\"latitude\":\(JSONNumber.exact(cluster.latitude))"
+                text += ",\"longitude\":\(JSONNumber.exact(cluster.longitude))"
+                text += ",\"expansionZoom\":\(JSONNumber.integer(cluster.expansionZoom))}"
             case let .store(index, store):
                 text += "{\"type\":\"store\",\"index\":\(index),\"id\":\(StoreOutput.quoted(store.id))"
                 text += ",\"name\":\(StoreOutput.quoted(store.name))"
-                text += ",\"latitude\":\(NumberFormatting.coordinate(store.latitude))"
-                text += ",\"longitude\":\(NumberFormatting.coordinate(store.longitude))}"
+                text += ",\"latitude\":\(JSONNumber.exact(store.latitude))"
+                text += ",\"longitude\":\(JSONNumber.exact(store.longitude))}"
             }
             text += i == markers.count - 1 ? "\n" : ",\n"
         }

@@ -27,18 +27,18 @@ extension Carousel {
         @OptionGroup var database: DatabaseOptions
 
         @Option(help: "The store list.") var list: String
-        @Option(help: "Map zoom, 0...24 (fractions are floored).") var zoom: Double?
-        @Option(help: "Southern edge (latitude).") var south: Double?
-        @Option(help: "Western edge (longitude).") var west: Double?
-        @Option(help: "Northern edge (latitude).") var north: Double?
-        @Option(help: "Eastern edge (longitude).") var east: Double?
-        @Option(help: "The selected store's list position: never hidden in a cluster.") var selected: Int?
+        @Option(parsing: .unconditional, help: "Map zoom, 0...24 (fractions are floored).") var zoom: Double?
+        @Option(parsing: .unconditional, help: "Southern edge (latitude).") var south: Double?
+        @Option(parsing: .unconditional, help: "Western edge (longitude).") var west: Double?
+        @Option(parsing: .unconditional, help: "Northern edge (latitude).") var north: Double?
+        @Option(parsing: .unconditional, help: "Eastern edge (longitude).") var east: Double?
+        @Option(parsing: .unconditional, help: "The selected store's list position: never hidden in a cluster.") var selected: Int?
 
-        @Option(help: "Print the stores of this cluster id.") var leaves: Int?
-        @Option(help: "With --leaves: how many stores.") var limit: Int?
-        @Option(help: "With --leaves: how many stores to skip first.") var offset: Int?
+        @Option(parsing: .unconditional, help: "Print the stores of this cluster id.") var leaves: Int?
+        @Option(parsing: .unconditional, help: "With --leaves: how many stores.") var limit: Int?
+        @Option(parsing: .unconditional, help: "With --leaves: how many stores to skip first.") var offset: Int?
 
-        @Option(name: .customLong("uncluster-zoom"), help: "Print the zoom from which the store at this list position is in no cluster.")
+        @Option(name: .customLong("uncluster-zoom"), parsing: .unconditional, help: "Print the zoom from which the store at this list position is in no cluster.")
         var unclusterZoom: Int?
 
         @Flag(help: "Print JSON.") var json = false
@@ -107,6 +107,7 @@ extension Carousel {
                     print(json ? "{\"index\":\(index),\"unclusterZoom\":\(zoom)}" : "store \(index) is in no cluster from zoom \(zoom)")
                 }
             } catch let error as ClusterError {
+                if case .corruptData = error { throw CLIError(error.description, status: .badData) }
                 throw CLIError(error.description)
             }
         }

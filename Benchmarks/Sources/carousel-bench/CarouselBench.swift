@@ -14,7 +14,7 @@ struct CarouselBench: ParsableCommand {
     )
 
     enum Benchmark: String, CaseIterable, ExpressibleByArgument {
-        case `import`, pipeline, queries, focus, clusters
+        case `import`, pipeline, queries, focus, export, clusters
     }
 
     @Option(help: "The release-built carousel executable.")
@@ -75,6 +75,9 @@ struct CarouselBench: ParsableCommand {
         if selected.contains(.focus) {
             try FocusBenchmark(workspace: workspace, runs: sizes.focusRuns).run(into: &report)
         }
+        if selected.contains(.export) {
+            try ExportBenchmark(workspace: workspace, runs: sizes.exportRuns).run(into: &report)
+        }
         if selected.contains(.clusters) {
             let environment = ProcessInfo.processInfo.environment
             let benchmarks = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
@@ -116,6 +119,7 @@ struct Sizes {
     var scanQueries: Int
     var boxQueries: Int
     var focusRuns: Int
+    var exportRuns: Int
     var clusterLoads: Int
     var clusterQueries: Int
     var clusterColdRuns: Int
@@ -123,12 +127,14 @@ struct Sizes {
     static let full = Sizes(
         dataFile: "geonames-places.csv", importRuns: 5, pipelineEvents: 1_000_000, pipelineRuns: 3,
         positionQueries: 10_000, nearestQueries: 2_000, scanQueries: 30, boxQueries: 2_000, focusRuns: 30,
+        exportRuns: 3,
         clusterLoads: 5, clusterQueries: 200, clusterColdRuns: 30
     )
 
     static let smoke = Sizes(
         dataFile: "geonames-kr.csv", importRuns: 1, pipelineEvents: 10_000, pipelineRuns: 1,
         positionQueries: 100, nearestQueries: 50, scanQueries: 3, boxQueries: 50, focusRuns: 3,
+        exportRuns: 1,
         clusterLoads: 1, clusterQueries: 5, clusterColdRuns: 3
     )
 }
