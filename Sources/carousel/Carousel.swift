@@ -15,7 +15,7 @@ struct Carousel: ParsableCommand {
         subcommands: [
             Demo.self,
             Import.self, Lists.self, Stores.self, Near.self, Bbox.self,
-            Snap.self, Focus.self, Simulate.self,
+            Snap.self, Focus.self, Simulate.self, Camera.self,
         ]
     )
 
