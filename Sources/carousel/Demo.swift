@@ -83,9 +83,9 @@ extension Carousel {
                 lines.append(
                     "The map is a \(NumberFormatting.rounded(map.mapWidth)) × \(NumberFormatting.rounded(map.mapHeight)) view "
                         + "whose bottom \(NumberFormatting.rounded(map.insets.bottom)) pt the carousel covers; "
-                        + "each camera (\(map.mode.rawValue) framing) puts its store in the middle of the rest,")
+                        + "\(map.mode.rawValue) framing puts each store in the middle of the rest,")
                 lines.append(
-                    "flying as MapLibre's flyTo, or jumping when the flight would pass \(NumberFormatting.rounded(map.maxDurationMs)) ms.")
+                    "flying there as MapLibre's flyTo, or jumping when a flight would pass \(NumberFormatting.rounded(map.maxDurationMs)) ms.")
             }
             lines.append("")
             let times = script.events.map { NumberFormatting.rounded($0.at) + " ms" }
