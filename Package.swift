@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "StoreCatalog", targets: ["StoreCatalog"]),
         .library(name: "CarouselEngine", targets: ["CarouselEngine"]),
         .library(name: "Observables", targets: ["Observables"]),
+        .library(name: "MapCamera", targets: ["MapCamera"]),
         .library(name: "MapSync", targets: ["MapSync"]),
         .executable(name: "carousel", targets: ["carousel"]),
     ],
