@@ -73,7 +73,7 @@ public struct MapFraming: Hashable, Sendable {
     /// store may sit in `keep` mode without the camera moving.
     public var safeRect: ScreenRect { visibleRect.insetBy(keepMargin) }
 
-    /// Where world point `point` appears on the screen under `viewpoint`:
+    /// Where `coordinate` appears on the map view under `viewpoint`:
     /// the camera centre is the view's centre, x taken the shorter way round
     /// the antimeridian.
     public func screenPoint(of coordinate: MapCoordinate, under viewpoint: MapViewpoint) -> MapPoint {

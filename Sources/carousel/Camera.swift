@@ -68,9 +68,10 @@ extension Carousel {
                 }
             }
             let store = MapCoordinate(latitude: pin.latitude, longitude: pin.longitude)
-            // keep with the store in view: the camera stays where --from has it.
-            let framed = framing.frame(store, fitting: neighbors, from: current)
-                ?? FramedCamera(viewpoint: current!, target: store, padding: framing.insets)
+            // nil only in keep mode with a --from camera that shows the store:
+            // the camera stays where it is.
+            let move = framing.frame(store, fitting: neighbors, from: current)
+            let framed = move ?? FramedCamera(viewpoint: current!, target: store, padding: framing.insets)
             let camera = CameraPosition(
                 index: index, pin: pin, framed: framed, animation: framing.transition(from: current, to: framed.viewpoint))
 
@@ -80,7 +81,7 @@ extension Carousel {
             }
             let name = try stores.store(at: index).name
             print("#\(index) \(name) (\(pin.id)) at \(NumberFormatting.coordinate(pin.latitude)), \(NumberFormatting.coordinate(pin.longitude))")
-            print(framed == framing.frame(store, fitting: neighbors, from: current)
+            print(move != nil
                 ? "framing \(framing.mode.rawValue): \(CameraJSON.words(camera))"
                 : "framing keep: the store is in view, the camera stays at \(CameraJSON.words(camera).dropFirst("camera to ".count))")
             print("target \(NumberFormatting.computedCoordinate(camera.target.latitude)), \(NumberFormatting.computedCoordinate(camera.target.longitude)) "
