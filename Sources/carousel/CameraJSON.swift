@@ -9,6 +9,7 @@ import StoreCatalog
 /// {"latitude", "longitude"}, "padding": {"top", "left", "bottom", "right"},
 /// "animation": {"kind", "durationMs"}` — `latitude`/`longitude` are the
 /// view's centre. Without a map framing only the first five, as before.
+/// Numbers are exact (``JSONNumber``); the table's words are rounded.
 enum CameraJSON {
     /// The camera's keys, appended after whatever `text` already holds
     /// (each with its leading comma).
@@ -17,19 +18,14 @@ enum CameraJSON {
         field("index", String(camera.index))
         text += #","storeId":"#
         AttributesJSON.appendQuoted(camera.storeId, to: &text)
-        guard let animation = camera.animation else {
-            field("latitude", NumberFormatting.coordinate(camera.latitude))
-            field("longitude", NumberFormatting.coordinate(camera.longitude))
-            field("zoom", NumberFormatting.rounded(camera.zoom))
-            return
-        }
-        field("latitude", NumberFormatting.computedCoordinate(camera.latitude))
-        field("longitude", NumberFormatting.computedCoordinate(camera.longitude))
-        field("zoom", NumberFormatting.rounded(camera.zoom))
-        field("target", #"{"latitude":\#(NumberFormatting.computedCoordinate(camera.target.latitude)),"longitude":\#(NumberFormatting.computedCoordinate(camera.target.longitude))}"#)
+        field("latitude", JSONNumber.exact(camera.latitude))
+        field("longitude", JSONNumber.exact(camera.longitude))
+        field("zoom", JSONNumber.exact(camera.zoom))
+        guard let animation = camera.animation else { return }
+        field("target", #"{"latitude":\#(JSONNumber.exact(camera.target.latitude)),"longitude":\#(JSONNumber.exact(camera.target.longitude))}"#)
         let padding = camera.padding
-        field("padding", #"{"top":\#(NumberFormatting.rounded(padding.top)),"left":\#(NumberFormatting.rounded(padding.left)),"bottom":\#(NumberFormatting.rounded(padding.bottom)),"right":\#(NumberFormatting.rounded(padding.right))}"#)
-        field("animation", #"{"kind":"\#(animation.kind.rawValue)","durationMs":\#(NumberFormatting.rounded(animation.durationMs))}"#)
+        field("padding", #"{"top":\#(JSONNumber.exact(padding.top)),"left":\#(JSONNumber.exact(padding.left)),"bottom":\#(JSONNumber.exact(padding.bottom)),"right":\#(JSONNumber.exact(padding.right))}"#)
+        field("animation", #"{"kind":"\#(animation.kind.rawValue)","durationMs":\#(JSONNumber.exact(animation.durationMs))}"#)
     }
 
     /// One JSON object: `{"index", "storeId", …, "animation"}`.

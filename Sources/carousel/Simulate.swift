@@ -53,20 +53,25 @@ extension Carousel {
             print(json ? output.jsonLines() : try output.table())
         }
 
-        /// Reads the script at `path` with the LAYOUT flags laid over its layout
-        /// and the MAP flags, if any, over its map.
+        /// Reads the script at `path` with the LAYOUT flags laid over its
+        /// layout and the MAP flags, if any, over its map; a file that is not
+        /// JSON is reported by line and column.
         static func readScript(at path: String, layout: LayoutOptions, map: MapOptions? = nil) throws -> ScrollScript {
             let data: Data
             do {
                 data = try Data(contentsOf: URL(fileURLWithPath: path))
             } catch {
-                throw CLIError("cannot read the script \(path): \(error.localizedDescription)")
+                let report = ErrorReport(error)
+                throw CLIError("cannot read the script: \(report.message)", status: report.status)
+            }
+            if let failure = JSONSyntax.firstError(in: Array(data)) {
+                throw CLIError("\(path):\(failure.line):\(failure.column): not valid JSON: \(failure.reason)", status: .badData)
             }
             var script: ScrollScript
             do {
                 script = layout.applied(to: try ScrollScript(json: data))
             } catch {
-                throw CLIError("\(path): \(error)")
+                throw CLIError("\(path): \(error)", status: .badData)
             }
             if let map, !map.isEmpty {
                 script.map = try map.applied(to: script.map ?? MapFraming(zoom: script.resolvedZoom))
@@ -84,7 +89,7 @@ extension Carousel {
             do {
                 simulator = try ScrollSimulator(script: script, stores: stores)
             } catch {
-                throw CLIError("\(source): \(error)")
+                throw CLIError("\(source): \(error)", status: .badData)
             }
             return try simulator.run(trace: trace, until: time)
         }
