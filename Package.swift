@@ -7,7 +7,8 @@ import PackageDescription
 //   CarouselEngine — pure math: layout, snapping, physics, visibility, focus, looping
 //   Clustering     — supercluster-compatible marker clustering, pure (no SQLite)
 //   Observables    — our own lightweight observable, operators and schedulers
-//   MapSync        — the view model: focus stream → camera + marker (engine + observables)
+//   MapCamera      — pure camera framing on a Web-Mercator map (insets, fit, keep, flyTo timing)
+//   MapSync        — the view model: focus stream → camera + marker (engine + observables + camera)
 //   carousel       — the thin CLI over all of them
 //
 // The engine and the observable know nothing of SQLite or the CLI.
@@ -19,6 +20,7 @@ let package = Package(
         .library(name: "CarouselEngine", targets: ["CarouselEngine"]),
         .library(name: "Clustering", targets: ["Clustering"]),
         .library(name: "Observables", targets: ["Observables"]),
+        .library(name: "MapCamera", targets: ["MapCamera"]),
         .library(name: "MapSync", targets: ["MapSync"]),
         .executable(name: "carousel", targets: ["carousel"]),
     ],
@@ -41,11 +43,13 @@ let package = Package(
         // supercluster-compatible marker clustering: pure Swift, no SQLite.
         .target(name: "Clustering"),
         .target(name: "Observables"),
-        .target(name: "MapSync", dependencies: ["CarouselEngine", "Observables"]),
+        // Camera framing on a Web-Mercator map: insets, fit, keep, flyTo timing.
+        .target(name: "MapCamera"),
+        .target(name: "MapSync", dependencies: ["CarouselEngine", "Observables", "MapCamera"]),
         .executableTarget(
             name: "carousel",
             dependencies: [
-                "StoreCatalog", "CarouselEngine", "Observables", "MapSync", "Clustering",
+                "StoreCatalog", "CarouselEngine", "Observables", "MapCamera", "MapSync", "Clustering",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // `carousel demo`'s sample stores and scroll script, compiled in
@@ -79,12 +83,16 @@ let package = Package(
         // virtual scheduler), as RxTest is to RxSwift.
         .target(name: "ObservablesTesting", dependencies: ["Observables"], path: "Tests/ObservablesTesting"),
         .testTarget(
+            name: "MapCameraTests",
+            dependencies: ["MapCamera", "TestSupport"]
+        ),
+        .testTarget(
             name: "ObservablesTests",
             dependencies: ["Observables", "ObservablesTesting", "TestSupport"]
         ),
         .testTarget(
             name: "MapSyncTests",
-            dependencies: ["MapSync", "CarouselEngine", "Observables", "ObservablesTesting", "TestSupport"]
+            dependencies: ["MapSync", "MapCamera", "CarouselEngine", "Observables", "ObservablesTesting", "TestSupport"]
         ),
         // End-to-end tests of the built binary; depending on the executable
         // makes `swift test` build it first.

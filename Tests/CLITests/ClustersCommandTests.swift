@@ -66,6 +66,19 @@ struct ClustersCommandTests {
         #expect(withSelection.contains { $0["type"] as? String == "store" && $0["index"] as? Int == 1 })
     }
 
+    @Test func cameraUnclusterZoomsAtLeastToTheStoresUnclusterZoom() throws {
+        let workspace = try Self.imported()
+        let uncluster = try workspace.run(["clusters", "--list", "s", "--uncluster-zoom", "1", "--json"])
+        let zoom = try #require((try CatalogCommandTests.json(uncluster.stdout) as? [String: Int])?["unclusterZoom"])
+        #expect(zoom > 2)
+        let low = try workspace.run(["camera", "--list", "s", "--index", "1", "--zoom", "2", "--uncluster", "--json"])
+        #expect(low.status == 0, "\(low.stderr)")
+        #expect((try CatalogCommandTests.json(low.stdout) as? [String: Any])?["zoom"] as? Int == zoom)
+        // Already beyond it: unchanged.
+        let high = try workspace.run(["camera", "--list", "s", "--index", "1", "--zoom", "19.5", "--uncluster", "--json"])
+        #expect((try CatalogCommandTests.json(high.stdout) as? [String: Any])?["zoom"] as? Double == 19.5)
+    }
+
     @Test func humanOutputIsATable() throws {
         let workspace = try Self.imported()
         let result = try workspace.run(["clusters", "--list", "s", "--zoom", "18"] + Self.korea)
