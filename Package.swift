@@ -18,6 +18,8 @@ let package = Package(
         .library(name: "CarouselEngine", targets: ["CarouselEngine"]),
         .library(name: "Observables", targets: ["Observables"]),
         .library(name: "MapSync", targets: ["MapSync"]),
+        // Seeded synthetic store lists (CSV) for the scale benchmark and tests.
+        .library(name: "SyntheticStores", targets: ["SyntheticStores"]),
         .executable(name: "carousel", targets: ["carousel"]),
     ],
     dependencies: [
@@ -36,6 +38,10 @@ let package = Package(
             resources: [.embedInCode("Migrations")]
         ),
         .target(name: "CarouselEngine"),
+        // Synthetic store lists of any size, streamed as CSV: the scale
+        // benchmark's 10⁷-store files and the tests' small ones. Depends on
+        // nothing, so the benchmark package can use it as well.
+        .target(name: "SyntheticStores"),
         .target(name: "Observables"),
         .target(name: "MapSync", dependencies: ["CarouselEngine", "Observables"]),
         .executableTarget(
@@ -56,6 +62,10 @@ let package = Package(
         .testTarget(
             name: "StoreCatalogTests",
             dependencies: ["StoreCatalog", "TestSupport"]
+        ),
+        .testTarget(
+            name: "SyntheticStoresTests",
+            dependencies: ["SyntheticStores", "StoreCatalog", "TestSupport"]
         ),
         .testTarget(
             name: "CarouselEngineTests",

@@ -26,6 +26,7 @@ let package = Package(
                 .product(name: "StoreCatalog", package: "MapCarousel"),
                 .product(name: "CarouselEngine", package: "MapCarousel"),
                 .product(name: "Observables", package: "MapCarousel"),
+                .product(name: "SyntheticStores", package: "MapCarousel"),
                 .product(name: "OpenCombine", package: "OpenCombine"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]

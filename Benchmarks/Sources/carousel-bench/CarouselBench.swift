@@ -13,7 +13,7 @@ struct CarouselBench: ParsableCommand {
     )
 
     enum Benchmark: String, CaseIterable, ExpressibleByArgument {
-        case `import`, pipeline, queries, focus
+        case `import`, pipeline, queries, focus, scale
     }
 
     @Option(help: "The release-built carousel executable.")
@@ -27,6 +27,9 @@ struct CarouselBench: ParsableCommand {
 
     @Option(help: "Run only this benchmark.")
     var only: Benchmark?
+
+    @Option(help: "Where the scale benchmark writes its log–log plot (full runs only).")
+    var plot = "docs/scale.svg"
 
     @Option(help: "The compiler, as `swift --version` prints it, for the report.")
     var swiftVersion = "unknown"
@@ -68,6 +71,12 @@ struct CarouselBench: ParsableCommand {
         if selected.contains(.focus) {
             try FocusBenchmark(workspace: workspace, runs: sizes.focusRuns).run(into: &report)
         }
+        if selected.contains(.scale) {
+            try ScaleBenchmark(
+                workspace: workspace, sizes: sizes.scaleSizes, reference: sizes.scaleReference,
+                queries: sizes.scaleQueries, processRuns: sizes.scaleProcessRuns, plotPath: smoke ? nil : plot
+            ).run(into: &report)
+        }
         report.loadAtEnd = Machine.loadAverage()
         if smoke {
             // Tiny sizes on debug builds measure nothing worth a verdict:
@@ -94,14 +103,22 @@ struct Sizes {
     var scanQueries: Int
     var boxQueries: Int
     var focusRuns: Int
+    /// The scale benchmark's list sizes, and the one the largest is compared with.
+    var scaleSizes: [Int]
+    var scaleReference: Int
+    var scaleQueries: Int
+    var scaleProcessRuns: Int
 
     static let full = Sizes(
-        dataFile: "geonames-places.csv", importRuns: 5, pipelineEvents: 1_000_000, pipelineRuns: 3,
-        positionQueries: 10_000, nearestQueries: 2_000, scanQueries: 30, boxQueries: 2_000, focusRuns: 30
+        dataFile: "geonames-places.csv", importRuns: 7, pipelineEvents: 1_000_000, pipelineRuns: 3,
+        positionQueries: 10_000, nearestQueries: 2_000, scanQueries: 30, boxQueries: 2_000, focusRuns: 30,
+        scaleSizes: [100_000, 234_908, 1_000_000, 10_000_000], scaleReference: 234_908,
+        scaleQueries: 2_000, scaleProcessRuns: 11
     )
 
     static let smoke = Sizes(
         dataFile: "geonames-kr.csv", importRuns: 1, pipelineEvents: 10_000, pipelineRuns: 1,
-        positionQueries: 100, nearestQueries: 50, scanQueries: 3, boxQueries: 50, focusRuns: 3
+        positionQueries: 100, nearestQueries: 50, scanQueries: 3, boxQueries: 50, focusRuns: 3,
+        scaleSizes: [10_000], scaleReference: 10_000, scaleQueries: 50, scaleProcessRuns: 2
     )
 }
