@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import StoreCatalog
+import SyntheticStores
 
 /// `carousel-bench`: SPEC §10's benchmarks, side by side with their peers
 /// (sqlite3, OpenCombine), printed as one table. `scripts/benchmark` builds
@@ -27,6 +28,9 @@ struct CarouselBench: ParsableCommand {
 
     @Option(help: "Run only this benchmark.")
     var only: Benchmark?
+
+    @Option(parsing: .upToNextOption, help: "The scale benchmark's list sizes, smallest first (default: 100000 234908 1000000 10000000; 10000 with --smoke); the first comparison size is 234908 if listed, else the first.")
+    var scaleSizes: [Int] = []
 
     @Option(help: "Where the scale benchmark writes its log–log plot (full runs only).")
     var plot = "docs/scale.svg"
@@ -72,8 +76,13 @@ struct CarouselBench: ParsableCommand {
             try FocusBenchmark(workspace: workspace, runs: sizes.focusRuns).run(into: &report)
         }
         if selected.contains(.scale) {
+            let scaleSizes = self.scaleSizes.isEmpty ? sizes.scaleSizes : self.scaleSizes
+            guard scaleSizes.allSatisfy({ (1...SyntheticStoreList.maximumCount).contains($0) }) else {
+                throw BenchError("--scale-sizes takes counts from 1 to \(SyntheticStoreList.maximumCount)")
+            }
             try ScaleBenchmark(
-                workspace: workspace, sizes: sizes.scaleSizes, reference: sizes.scaleReference,
+                workspace: workspace, sizes: scaleSizes,
+                reference: scaleSizes.contains(sizes.scaleReference) ? sizes.scaleReference : scaleSizes[0],
                 queries: sizes.scaleQueries, processRuns: sizes.scaleProcessRuns, plotPath: smoke ? nil : plot
             ).run(into: &report)
         }
