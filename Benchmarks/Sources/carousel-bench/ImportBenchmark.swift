@@ -45,7 +45,7 @@ struct ImportBenchmark {
             target: .atMost(1.5, "1.5×"), measured: ourWall / peerWall
         ))
         report.rows.append(ReportRow(
-            "  ratio per pair: min / median / max", ours: "\(runs) pairs", peer: "",
+            "  ratio per pair: min / median / max", ours: runs == 1 ? "1 pair" : "\(runs) pairs", peer: "",
             ratio: "\(Format.ratio(pairs.sorted[0])) / \(Format.ratio(pairs.median)) / \(Format.ratio(pairs.sorted[pairs.count - 1]))"
         ))
         report.rows.append(ReportRow(
