@@ -8,7 +8,7 @@ package enum CatalogDatabase {
     /// SQLite allows (it caps the setting at its compile-time
     /// `SQLITE_MAX_MMAP_SIZE`, 0x7fff0000 in Debian's and the default
     /// build). Address space only. It was 1 GiB, which a catalog of 10⁷
-    /// stores (2.3 GB) outgrows: lookups past that point went through
+    /// stores (2.16 GB) outgrows: lookups past that point went through
     /// SQLite's 2 MB page cache, a `pread` per page (BENCHMARKS.md, scale).
     static let mmapSize = 0x7fff_0000
 
