@@ -14,7 +14,7 @@ struct CarouselBench: ParsableCommand {
     )
 
     enum Benchmark: String, CaseIterable, ExpressibleByArgument {
-        case `import`, pipeline, queries, focus, scale
+        case `import`, pipeline, queries, focus, export, scale
     }
 
     @Option(help: "The release-built carousel executable.")
@@ -75,6 +75,9 @@ struct CarouselBench: ParsableCommand {
         if selected.contains(.focus) {
             try FocusBenchmark(workspace: workspace, runs: sizes.focusRuns).run(into: &report)
         }
+        if selected.contains(.export) {
+            try ExportBenchmark(workspace: workspace, runs: sizes.exportRuns).run(into: &report)
+        }
         if selected.contains(.scale) {
             let scaleSizes = self.scaleSizes.isEmpty ? sizes.scaleSizes : self.scaleSizes
             guard scaleSizes.allSatisfy({ (1...SyntheticStoreList.maximumCount).contains($0) }) else {
@@ -112,6 +115,7 @@ struct Sizes {
     var scanQueries: Int
     var boxQueries: Int
     var focusRuns: Int
+    var exportRuns: Int
     /// The scale benchmark's list sizes, and the one the largest is compared with.
     var scaleSizes: [Int]
     var scaleReference: Int
@@ -121,6 +125,7 @@ struct Sizes {
     static let full = Sizes(
         dataFile: "geonames-places.csv", importRuns: 7, pipelineEvents: 1_000_000, pipelineRuns: 3,
         positionQueries: 10_000, nearestQueries: 2_000, scanQueries: 30, boxQueries: 2_000, focusRuns: 30,
+        exportRuns: 3,
         scaleSizes: [100_000, 234_908, 1_000_000, 10_000_000], scaleReference: 234_908,
         scaleQueries: 2_000, scaleProcessRuns: 11
     )
@@ -128,6 +133,7 @@ struct Sizes {
     static let smoke = Sizes(
         dataFile: "geonames-kr.csv", importRuns: 1, pipelineEvents: 10_000, pipelineRuns: 1,
         positionQueries: 100, nearestQueries: 50, scanQueries: 3, boxQueries: 50, focusRuns: 3,
+        exportRuns: 1,
         scaleSizes: [10_000], scaleReference: 10_000, scaleQueries: 50, scaleProcessRuns: 2
     )
 }
