@@ -6,7 +6,8 @@ import PackageDescription
 //   StoreCatalog   — stores, lists, import, spatial queries (GRDB, system libsqlite3)
 //   CarouselEngine — pure math: layout, snapping, physics, visibility, focus, looping
 //   Observables    — our own lightweight observable, operators and schedulers
-//   MapSync        — the view model: focus stream → camera + marker (engine + observables)
+//   MapCamera      — pure camera framing on a Web-Mercator map (insets, fit, keep, flyTo timing)
+//   MapSync        — the view model: focus stream → camera + marker (engine + observables + camera)
 //   carousel       — the thin CLI over all of them
 //
 // The engine and the observable know nothing of SQLite or the CLI.
@@ -17,6 +18,7 @@ let package = Package(
         .library(name: "StoreCatalog", targets: ["StoreCatalog"]),
         .library(name: "CarouselEngine", targets: ["CarouselEngine"]),
         .library(name: "Observables", targets: ["Observables"]),
+        .library(name: "MapCamera", targets: ["MapCamera"]),
         .library(name: "MapSync", targets: ["MapSync"]),
         // Seeded synthetic store lists (CSV) for the scale benchmark and tests.
         .library(name: "SyntheticStores", targets: ["SyntheticStores"]),
@@ -43,11 +45,13 @@ let package = Package(
         // nothing, so the benchmark package can use it as well.
         .target(name: "SyntheticStores"),
         .target(name: "Observables"),
-        .target(name: "MapSync", dependencies: ["CarouselEngine", "Observables"]),
+        // Camera framing on a Web-Mercator map: insets, fit, keep, flyTo timing.
+        .target(name: "MapCamera"),
+        .target(name: "MapSync", dependencies: ["CarouselEngine", "Observables", "MapCamera"]),
         .executableTarget(
             name: "carousel",
             dependencies: [
-                "StoreCatalog", "CarouselEngine", "Observables", "MapSync",
+                "StoreCatalog", "CarouselEngine", "Observables", "MapCamera", "MapSync",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // `carousel demo`'s sample stores and scroll script, compiled in
@@ -78,12 +82,16 @@ let package = Package(
         // virtual scheduler), as RxTest is to RxSwift.
         .target(name: "ObservablesTesting", dependencies: ["Observables"], path: "Tests/ObservablesTesting"),
         .testTarget(
+            name: "MapCameraTests",
+            dependencies: ["MapCamera", "TestSupport"]
+        ),
+        .testTarget(
             name: "ObservablesTests",
             dependencies: ["Observables", "ObservablesTesting", "TestSupport"]
         ),
         .testTarget(
             name: "MapSyncTests",
-            dependencies: ["MapSync", "CarouselEngine", "Observables", "ObservablesTesting", "TestSupport"]
+            dependencies: ["MapSync", "MapCamera", "CarouselEngine", "Observables", "ObservablesTesting", "TestSupport"]
         ),
         // End-to-end tests of the built binary; depending on the executable
         // makes `swift test` build it first.
