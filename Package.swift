@@ -7,6 +7,7 @@ import PackageDescription
 //   CarouselEngine — pure math: layout, snapping, physics, visibility, focus, looping
 //   Observables    — our own lightweight observable, operators and schedulers
 //   MapSync        — the view model: focus stream → camera + marker (engine + observables)
+//   CarouselJSON   — the JSON documents the CLI and the server both print
 //   carousel       — the thin CLI over all of them
 //
 // The engine and the observable know nothing of SQLite or the CLI.
@@ -38,10 +39,13 @@ let package = Package(
         .target(name: "CarouselEngine"),
         .target(name: "Observables"),
         .target(name: "MapSync", dependencies: ["CarouselEngine", "Observables"]),
+        // The JSON objects of the CLI's --json, shared with the server so
+        // both print the same documents.
+        .target(name: "CarouselJSON", dependencies: ["StoreCatalog", "CarouselEngine", "MapSync"]),
         .executableTarget(
             name: "carousel",
             dependencies: [
-                "StoreCatalog", "CarouselEngine", "Observables", "MapSync",
+                "StoreCatalog", "CarouselEngine", "Observables", "MapSync", "CarouselJSON",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // `carousel demo`'s sample stores and scroll script, compiled in

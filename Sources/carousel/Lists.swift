@@ -1,4 +1,5 @@
 import ArgumentParser
+import CarouselJSON
 
 extension Carousel {
     /// `carousel lists`: the store lists and their sizes.
@@ -16,8 +17,7 @@ extension Carousel {
         func run() throws {
             let lists = try database.openCatalog().lists()
             if json {
-                let items = lists.map { "{\"name\":\(StoreOutput.quoted($0.name)),\"count\":\($0.count)}" }
-                print("[" + items.joined(separator: ",") + "]")
+                print(CatalogJSON.lists(lists))
             } else if lists.isEmpty {
                 print("No lists yet. Import one: carousel import FILE --list NAME")
             } else {

@@ -1,3 +1,4 @@
+import CarouselJSON
 import Foundation
 import StoreCatalog
 
@@ -29,52 +30,19 @@ struct StoreOutput {
         Swift.print(json ? self.json() : table())
     }
 
-    /// The JSON document, written by hand: `stores --json` of a 234,908-store
-    /// list would spend seconds in JSONEncoder.
+    /// The JSON array, encoded as the server encodes it (CarouselJSON).
     func json() -> String {
-        guard !rows.isEmpty else { return "[]" }
-        var text = "[\n"
-        for (index, row) in rows.enumerated() {
-            Self.appendJSON(row.store, distanceMeters: row.distanceMeters, to: &text)
-            text += index == rows.count - 1 ? "\n" : ",\n"
-        }
-        return text + "]"
+        StoreJSON.array(rows.map { ($0.store, $0.distanceMeters) })
     }
 
     /// One store as a JSON object, as in the arrays above (`focus` prints one).
     static func jsonObject(_ store: Store) -> String {
-        var text = ""
-        appendJSON(store, distanceMeters: nil, to: &text)
-        return text
+        StoreJSON.object(store)
     }
 
-    /// Appends `{"id","name","latitude","longitude",…}` for `store`.
-    private static func appendJSON(_ store: Store, distanceMeters: Double?, to text: inout String) {
-        text += "{\"id\":"
-        AttributesJSON.appendQuoted(store.id, to: &text)
-        text += ",\"name\":"
-        AttributesJSON.appendQuoted(store.name, to: &text)
-        text += ",\"latitude\":\(store.latitude),\"longitude\":\(store.longitude)"
-        for (key, value) in [("address", store.address), ("category", store.category), ("phone", store.phone)] {
-            guard let value else { continue }
-            text += ",\"\(key)\":"
-            AttributesJSON.appendQuoted(value, to: &text)
-        }
-        if let attributes = AttributesJSON.encode(store.attributes) {
-            text += ",\"attributes\":" + attributes
-        }
-        if let distanceMeters {
-            text += ",\"distanceMeters\":\(distanceMeters)"
-        }
-        text += "}"
-    }
-
-    /// `text` as a JSON string literal, for the hand-written documents
-    /// (their keys in the order SPEC §8 gives them).
+    /// `text` as a JSON string literal, for the hand-written documents.
     static func quoted(_ text: String) -> String {
-        var literal = ""
-        AttributesJSON.appendQuoted(text, to: &literal)
-        return literal
+        StoreJSON.quoted(text)
     }
 
     /// The human table; "No stores." when there are none.
