@@ -2,7 +2,7 @@ import ArgumentParser
 
 /// `carousel`: the command-line face of the map-synced store carousel.
 @main
-struct Carousel: ParsableCommand {
+struct Carousel: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "carousel",
         abstract: "Map-synced store carousel: store catalog, carousel engine and map sync.",
@@ -15,7 +15,7 @@ struct Carousel: ParsableCommand {
         subcommands: [
             Demo.self,
             Import.self, Lists.self, Stores.self, Near.self, Bbox.self,
-            Snap.self, Focus.self, Simulate.self,
+            Snap.self, Focus.self, Simulate.self, Serve.self,
         ]
     )
 

@@ -13,7 +13,7 @@ struct CarouselBench: ParsableCommand {
     )
 
     enum Benchmark: String, CaseIterable, ExpressibleByArgument {
-        case `import`, pipeline, queries, focus
+        case `import`, pipeline, queries, focus, server
     }
 
     @Option(help: "The release-built carousel executable.")
@@ -27,6 +27,9 @@ struct CarouselBench: ParsableCommand {
 
     @Option(help: "Run only this benchmark.")
     var only: Benchmark?
+
+    @Option(help: "A Python with `websockets`, for the server's live-sessions ramp (scripts/benchmark makes one).")
+    var python: String?
 
     @Option(help: "The compiler, as `swift --version` prints it, for the report.")
     var swiftVersion = "unknown"
@@ -68,6 +71,14 @@ struct CarouselBench: ParsableCommand {
         if selected.contains(.focus) {
             try FocusBenchmark(workspace: workspace, runs: sizes.focusRuns).run(into: &report)
         }
+        if selected.contains(.server) {
+            try ServerBenchmark(
+                workspace: workspace, seconds: sizes.serverSeconds, connections: sizes.serverConnections,
+                sessionSeconds: sizes.sessionSeconds, maxSessions: sizes.maxSessions, python: python,
+                scriptsFolder: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+                    .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("scripts")
+            ).run(into: &report)
+        }
         report.loadAtEnd = Machine.loadAverage()
         if smoke {
             // Tiny sizes on debug builds measure nothing worth a verdict:
@@ -94,14 +105,21 @@ struct Sizes {
     var scanQueries: Int
     var boxQueries: Int
     var focusRuns: Int
+    /// wrk's run per route (s), its connections; the sessions ramp's step (s) and ceiling.
+    var serverSeconds: Int
+    var serverConnections: Int
+    var sessionSeconds: Double
+    var maxSessions: Int
 
     static let full = Sizes(
         dataFile: "geonames-places.csv", importRuns: 5, pipelineEvents: 1_000_000, pipelineRuns: 3,
-        positionQueries: 10_000, nearestQueries: 2_000, scanQueries: 30, boxQueries: 2_000, focusRuns: 30
+        positionQueries: 10_000, nearestQueries: 2_000, scanQueries: 30, boxQueries: 2_000, focusRuns: 30,
+        serverSeconds: 30, serverConnections: 64, sessionSeconds: 5, maxSessions: 2048
     )
 
     static let smoke = Sizes(
         dataFile: "geonames-kr.csv", importRuns: 1, pipelineEvents: 10_000, pipelineRuns: 1,
-        positionQueries: 100, nearestQueries: 50, scanQueries: 3, boxQueries: 50, focusRuns: 3
+        positionQueries: 100, nearestQueries: 50, scanQueries: 3, boxQueries: 50, focusRuns: 3,
+        serverSeconds: 1, serverConnections: 4, sessionSeconds: 0.5, maxSessions: 2
     )
 }
