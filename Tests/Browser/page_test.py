@@ -36,7 +36,7 @@ def pixel(driver, x, y):
 
 def main(url, screenshot):
     options = webdriver.ChromeOptions()
-    for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1200,760", "--disable-dev-shm-usage"]:
+    for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1280,900", "--disable-dev-shm-usage"]:
         options.add_argument(argument)
     options.binary_location = "/usr/bin/chromium"
     driver = webdriver.Chrome(options=options, service=Service("/usr/bin/chromedriver"))
@@ -66,15 +66,27 @@ def main(url, screenshot):
         assert camera["storeId"] == driver.execute_script("return carouselPage.state.stores[1].id")
 
         # Click store 5's marker: the map selects it at once and the cards scroll to it.
-        x, y = driver.execute_script("const p = carouselPage.markerPoint(5); return [p.x, p.y]")
+        # The marker's point in CSS pixels from the canvas's centre (W3C actions'
+        # origin is the centre of the element's part in view: scroll it all in).
+        driver.execute_script("document.getElementById('map').scrollIntoView({block: 'start'})")
+        dx, dy = driver.execute_script(
+            "const c = document.getElementById('map'), r = c.getBoundingClientRect(), p = carouselPage.markerPoint(5);"
+            "return [c.clientLeft + p.x * c.clientWidth / c.width - r.width / 2, c.clientTop + p.y * c.clientHeight / c.height - r.height / 2]")
         canvas = driver.find_element(By.ID, "map")
-        size = canvas.size
-        ActionChains(driver).move_to_element_with_offset(canvas, x - size["width"] / 2, y - size["height"] / 2).click().perform()
-        wait(driver, "document.body.dataset.selected === '5'", "the tapped marker")
+        ActionChains(driver).move_to_element_with_offset(canvas, round(dx), round(dy)).click().perform()
+        try:
+            wait(driver, "document.body.dataset.selected === '5'", "the tapped marker")
+        except AssertionError:
+            driver.save_screenshot(screenshot)
+            print("selected:", driver.execute_script("return document.body.dataset.selected"), "offset", dx, dy)
+            print(driver.execute_script("return document.getElementById('log').textContent.slice(0, 800)"))
+            print(driver.get_log("browser") if hasattr(driver, "get_log") else "")
+            raise
         wait(driver, f"Math.abs(carouselPage.state.offset - {5 * PAGE}) < 1", "the cards to scroll to store 5")
         time.sleep(0.6)  # past the debounce: the scroll's own frames must not move the map again
         assert driver.execute_script("return carouselPage.state.camera.index") == 5
         print("page: a marker click scrolled the cards to store 5")
+        driver.execute_script("window.scrollTo(0, 0)")
         driver.save_screenshot(screenshot)
         print(f"page: screenshot {screenshot}")
     finally:
