@@ -2,7 +2,7 @@ import ArgumentParser
 
 /// `carousel`: the command-line face of the map-synced store carousel.
 @main
-struct Carousel: AsyncParsableCommand {
+struct Carousel: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "carousel",
         abstract: "Map-synced store carousel: store catalog, carousel engine and map sync.",
@@ -10,11 +10,14 @@ struct Carousel: AsyncParsableCommand {
             Stores live in a SQLite database: --db PATH, else $CAROUSEL_DB, else \
             $XDG_DATA_HOME/carousel/carousel.sqlite (or ~/.local/share/carousel/carousel.sqlite).
             Every command that prints results takes --json.
+            Numbers may be negative as typed: --lat -33.86, --from -33.8688,151.2093.
+            On failure: one line on stderr and an exit status by kind:
+            \(ExitStatus.table)
             """,
         version: "0.1.0",
         subcommands: [
             Demo.self,
-            Import.self, Lists.self, Stores.self, Near.self, Bbox.self,
+            Import.self, Export.self, Lists.self, Stores.self, Near.self, Bbox.self, Info.self,
             Snap.self, Focus.self, Simulate.self, Serve.self,
         ]
     )

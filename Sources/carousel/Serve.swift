@@ -1,11 +1,13 @@
 import ArgumentParser
 import CarouselServer
+import Dispatch
 import Hummingbird
 import Logging
+import Synchronization
 
 extension Carousel {
     /// `carousel serve`: the catalog and live map sync over HTTP (CarouselServer).
-    struct Serve: AsyncParsableCommand {
+    struct Serve: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "serve",
             abstract: "Serve the catalog and live map sync over HTTP and WebSocket, with a page at /.",
@@ -36,7 +38,7 @@ extension Carousel {
             }
         }
 
-        func run() async throws {
+        func run() throws {
             let catalog = try database.openCatalog()
             let server = CarouselServer(catalog: catalog, constantRouteBytes: constantRouteBytes)
             let logger = Logger(label: "carousel.serve")
@@ -44,7 +46,23 @@ extension Carousel {
             let app = server.application(host: host, port: port, logger: logger) { port in
                 logger.info("carousel serving \(catalog.path) on http://\(host):\(port)/")
             }
-            try await app.runService()
+            // The CLI's entry point is synchronous; the server runs as a task
+            // (its service group turning SIGINT/SIGTERM into a graceful
+            // shutdown) while this thread waits for it to end.
+            let failure = Mutex<(any Error)?>(nil)
+            let done = DispatchSemaphore(value: 0)
+            Task {
+                do {
+                    try await app.runService()
+                } catch {
+                    failure.withLock { $0 = error }
+                }
+                done.signal()
+            }
+            done.wait()
+            if let error = failure.withLock({ $0 }) {
+                throw CLIError("cannot serve on \(host):\(port): \(error)")
+            }
         }
     }
 }

@@ -13,7 +13,7 @@ struct CarouselBench: ParsableCommand {
     )
 
     enum Benchmark: String, CaseIterable, ExpressibleByArgument {
-        case `import`, pipeline, queries, focus, server
+        case `import`, pipeline, queries, focus, export, server
     }
 
     @Option(help: "The release-built carousel executable.")
@@ -71,6 +71,9 @@ struct CarouselBench: ParsableCommand {
         if selected.contains(.focus) {
             try FocusBenchmark(workspace: workspace, runs: sizes.focusRuns).run(into: &report)
         }
+        if selected.contains(.export) {
+            try ExportBenchmark(workspace: workspace, runs: sizes.exportRuns).run(into: &report)
+        }
         if selected.contains(.server) {
             try ServerBenchmark(
                 workspace: workspace, seconds: sizes.serverSeconds, connections: sizes.serverConnections,
@@ -105,6 +108,7 @@ struct Sizes {
     var scanQueries: Int
     var boxQueries: Int
     var focusRuns: Int
+    var exportRuns: Int
     /// wrk's run per route (s), its connections; the sessions ramp's step (s) and ceiling.
     var serverSeconds: Int
     var serverConnections: Int
@@ -114,12 +118,14 @@ struct Sizes {
     static let full = Sizes(
         dataFile: "geonames-places.csv", importRuns: 5, pipelineEvents: 1_000_000, pipelineRuns: 3,
         positionQueries: 10_000, nearestQueries: 2_000, scanQueries: 30, boxQueries: 2_000, focusRuns: 30,
+        exportRuns: 3,
         serverSeconds: 30, serverConnections: 64, sessionSeconds: 5, maxSessions: 2048
     )
 
     static let smoke = Sizes(
         dataFile: "geonames-kr.csv", importRuns: 1, pipelineEvents: 10_000, pipelineRuns: 1,
         positionQueries: 100, nearestQueries: 50, scanQueries: 3, boxQueries: 50, focusRuns: 3,
+        exportRuns: 1,
         serverSeconds: 1, serverConnections: 4, sessionSeconds: 0.5, maxSessions: 2
     )
 }
