@@ -24,25 +24,49 @@ package enum StoreJSON {
         return text + "]"
     }
 
-    /// Appends `{"id","name","latitude","longitude",…}` for `store`.
+    /// Appends `{"id","name","latitude","longitude",…}` for `store`; numbers
+    /// exact, attribute values that are JSON numbers as numbers.
     package static func append(_ store: Store, distanceMeters: Double?, to text: inout String) {
         text += "{\"id\":"
         AttributesJSON.appendQuoted(store.id, to: &text)
         text += ",\"name\":"
         AttributesJSON.appendQuoted(store.name, to: &text)
-        text += ",\"latitude\":\(store.latitude),\"longitude\":\(store.longitude)"
+        text += ",\"latitude\":\(JSONNumber.exact(store.latitude)),\"longitude\":\(JSONNumber.exact(store.longitude))"
         for (key, value) in [("address", store.address), ("category", store.category), ("phone", store.phone)] {
             guard let value else { continue }
             text += ",\"\(key)\":"
             AttributesJSON.appendQuoted(value, to: &text)
         }
-        if let attributes = AttributesJSON.encode(store.attributes) {
-            text += ",\"attributes\":" + attributes
+        if !store.attributes.isEmpty {
+            text += ",\"attributes\":"
+            appendAttributes(store.attributes, to: &text)
         }
         if let distanceMeters {
-            text += ",\"distanceMeters\":\(distanceMeters)"
+            text += ",\"distanceMeters\":\(JSONNumber.exact(distanceMeters))"
         }
         text += "}"
+    }
+
+    /// `{"key":value,…}` by key: a value that is a JSON number literal
+    /// (`1250`, `-3.5`) as a number, any other as a string.
+    package static func appendAttributes(_ attributes: [String: String], to text: inout String, first: Bool = true) {
+        text += "{"
+        for (index, key) in attributes.keys.sorted().enumerated() {
+            if index > 0 { text += "," }
+            appendMember(key, attributes[key]!, to: &text)
+        }
+        text += "}"
+    }
+
+    /// `"key":value` with a number-literal value unquoted.
+    package static func appendMember(_ key: String, _ value: String, to text: inout String) {
+        AttributesJSON.appendQuoted(key, to: &text)
+        text += ":"
+        if JSONNumber.isLiteral(value) {
+            text += value
+        } else {
+            AttributesJSON.appendQuoted(value, to: &text)
+        }
     }
 
     /// `text` as a JSON string literal.

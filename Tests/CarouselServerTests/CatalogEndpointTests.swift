@@ -70,7 +70,7 @@ import TestSupport
             let found = try await client.checked(.get, "/stores/seoul/hc-001", template: "/stores/{list}/{id}")
             #expect(found.status == 200)
             #expect(found.object["name"] as? String == "Haneul Coffee Gangnam Station")
-            #expect((found.object["attributes"] as? [String: Any])?["seats"] as? String == "33")
+            #expect(((found.object["attributes"] as? [String: Any])?["seats"] as? NSNumber)?.intValue == 33)
             let missingStore = try await client.checked(.get, "/stores/seoul/nope", template: "/stores/{list}/{id}")
             #expect(missingStore.status == 404)
             #expect(missingStore.errorCode == "store_not_found")
