@@ -6,7 +6,8 @@ import PackageDescription
 //   StoreCatalog   — stores, lists, import, spatial queries (GRDB, system libsqlite3)
 //   CarouselEngine — pure math: layout, snapping, physics, visibility, focus, looping
 //   Observables    — our own lightweight observable, operators and schedulers
-//   MapSync        — the view model: focus stream → camera + marker (engine + observables)
+//   MapCamera      — pure camera framing on a Web-Mercator map (insets, fit, keep, flyTo timing)
+//   MapSync        — the view model: focus stream → camera + marker (engine + observables + camera)
 //   CarouselJSON   — the JSON documents the CLI and the server both print
 //   CarouselServer — `carousel serve`: HTTP + WebSocket on Hummingbird 2
 //   carousel       — the thin CLI over all of them
@@ -19,6 +20,7 @@ let package = Package(
         .library(name: "StoreCatalog", targets: ["StoreCatalog"]),
         .library(name: "CarouselEngine", targets: ["CarouselEngine"]),
         .library(name: "Observables", targets: ["Observables"]),
+        .library(name: "MapCamera", targets: ["MapCamera"]),
         .library(name: "MapSync", targets: ["MapSync"]),
         .library(name: "CarouselServer", targets: ["CarouselServer"]),
         .executable(name: "carousel", targets: ["carousel"]),
@@ -44,7 +46,9 @@ let package = Package(
         ),
         .target(name: "CarouselEngine"),
         .target(name: "Observables"),
-        .target(name: "MapSync", dependencies: ["CarouselEngine", "Observables"]),
+        // Camera framing on a Web-Mercator map: insets, fit, keep, flyTo timing.
+        .target(name: "MapCamera"),
+        .target(name: "MapSync", dependencies: ["CarouselEngine", "Observables", "MapCamera"]),
         // The JSON objects of the CLI's --json, shared with the server so
         // both print the same documents.
         .target(name: "CarouselJSON", dependencies: ["StoreCatalog", "CarouselEngine", "MapSync"]),
@@ -64,7 +68,7 @@ let package = Package(
         .executableTarget(
             name: "carousel",
             dependencies: [
-                "StoreCatalog", "CarouselEngine", "Observables", "MapSync", "CarouselJSON", "CarouselServer",
+                "StoreCatalog", "CarouselEngine", "Observables", "MapCamera", "MapSync", "CarouselJSON", "CarouselServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // `carousel demo`'s sample stores and scroll script, compiled in
@@ -91,12 +95,16 @@ let package = Package(
         // virtual scheduler), as RxTest is to RxSwift.
         .target(name: "ObservablesTesting", dependencies: ["Observables"], path: "Tests/ObservablesTesting"),
         .testTarget(
+            name: "MapCameraTests",
+            dependencies: ["MapCamera", "TestSupport"]
+        ),
+        .testTarget(
             name: "ObservablesTests",
             dependencies: ["Observables", "ObservablesTesting", "TestSupport"]
         ),
         .testTarget(
             name: "MapSyncTests",
-            dependencies: ["MapSync", "CarouselEngine", "Observables", "ObservablesTesting", "TestSupport"]
+            dependencies: ["MapSync", "MapCamera", "CarouselEngine", "Observables", "ObservablesTesting", "TestSupport"]
         ),
         // End-to-end tests of the built binary; depending on the executable
         // makes `swift test` build it first.

@@ -40,7 +40,7 @@ public struct ScrollSimulator: Sendable {
     public func run(trace: Bool = false, until time: Milliseconds? = nil) throws -> Simulation {
         let run = try SimulationRun(
             layout: layout, stores: stores, initialIndex: script.initialIndex, trace: trace,
-            debounceMs: script.resolvedDebounceMs, zoom: script.resolvedZoom)
+            debounceMs: script.resolvedDebounceMs, zoom: script.resolvedZoom, framing: script.map)
         return try run.play(script, until: time)
     }
 }
