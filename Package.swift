@@ -9,6 +9,8 @@ import PackageDescription
 //   Observables    — our own lightweight observable, operators and schedulers
 //   MapCamera      — pure camera framing on a Web-Mercator map (insets, fit, keep, flyTo timing)
 //   MapSync        — the view model: focus stream → camera + marker (engine + observables + camera)
+//   CarouselJSON   — the JSON documents the CLI and the server both print
+//   CarouselServer — `carousel serve`: HTTP + WebSocket on Hummingbird 2
 //   carousel       — the thin CLI over all of them
 //
 // The engine and the observable know nothing of SQLite or the CLI.
@@ -24,12 +26,17 @@ let package = Package(
         .library(name: "MapSync", targets: ["MapSync"]),
         // Seeded synthetic store lists (CSV) for the scale benchmark and tests.
         .library(name: "SyntheticStores", targets: ["SyntheticStores"]),
+        .library(name: "CarouselServer", targets: ["CarouselServer"]),
         .executable(name: "carousel", targets: ["carousel"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         .target(
@@ -52,10 +59,26 @@ let package = Package(
         // Camera framing on a Web-Mercator map: insets, fit, keep, flyTo timing.
         .target(name: "MapCamera"),
         .target(name: "MapSync", dependencies: ["CarouselEngine", "Observables", "MapCamera"]),
+        // The JSON objects of the CLI's --json, shared with the server so
+        // both print the same documents.
+        .target(name: "CarouselJSON", dependencies: ["StoreCatalog", "CarouselEngine", "MapSync"]),
+        // The backend server: catalog and live map sync over HTTP and
+        // WebSocket, and the page at `/` (its HTML, JS and CSS compiled in).
+        .target(
+            name: "CarouselServer",
+            dependencies: [
+                "StoreCatalog", "CarouselEngine", "Observables", "MapSync", "CarouselJSON",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            resources: [.embedInCode("Page")]
+        ),
         .executableTarget(
             name: "carousel",
             dependencies: [
-                "StoreCatalog", "CarouselEngine", "Observables", "MapCamera", "MapSync", "Clustering",
+                "StoreCatalog", "CarouselEngine", "Observables", "MapCamera", "MapSync", "Clustering", "CarouselJSON", "CarouselServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // `carousel demo`'s sample stores and scroll script, compiled in
@@ -107,6 +130,14 @@ let package = Package(
         // End-to-end tests of the built binary; depending on the executable
         // makes `swift test` build it first.
         .testTarget(name: "CLITests", dependencies: ["carousel", "TestSupport"]),
+        .testTarget(
+            name: "CarouselServerTests",
+            dependencies: [
+                "CarouselServer", "StoreCatalog", "TestSupport",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

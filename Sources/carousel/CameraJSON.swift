@@ -1,3 +1,4 @@
+import CarouselJSON
 import MapCamera
 import MapSync
 import StoreCatalog

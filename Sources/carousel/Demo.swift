@@ -1,5 +1,6 @@
 import ArgumentParser
 import CarouselEngine
+import CarouselJSON
 import Foundation
 import MapSync
 import StoreCatalog

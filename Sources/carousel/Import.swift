@@ -1,4 +1,5 @@
 import ArgumentParser
+import CarouselJSON
 import Foundation
 import StoreCatalog
 
@@ -122,17 +123,12 @@ extension Carousel {
             }
         }
 
-        /// The `--json` document; `column` is null for a whole-row issue.
-        static func json(_ report: ImportReport) -> String {
-            let errors = report.issues.map { issue in
-                "{\"line\":\(issue.line),\"column\":\(issue.column.map(StoreOutput.quoted) ?? "null"),"
-                    + "\"reason\":\(StoreOutput.quoted(issue.reason))}"
-            }
-            return "{\"list\":\(StoreOutput.quoted(report.list)),\"imported\":\(report.imported),"
-                + "\"rejected\":\(report.rejected),\"errors\":[\(errors.joined(separator: ","))]}"
-        }
+        /// The `--json` document (CarouselJSON, shared with the server).
+    static func json(_ report: ImportReport) -> String {
+        CatalogJSON.importReport(report)
+    }
 
-        /// The human summary: counts, then the first issues.
+    /// The human summary: counts, then the first issues.
         static func summary(_ report: ImportReport, imported: Bool) -> String {
             let rows = "\(report.rejected) row\(report.rejected == 1 ? "" : "s")"
             var lines = [

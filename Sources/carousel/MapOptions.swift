@@ -1,4 +1,5 @@
 import ArgumentParser
+import CarouselJSON
 import Foundation
 import MapCamera
 

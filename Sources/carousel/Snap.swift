@@ -1,5 +1,6 @@
 import ArgumentParser
 import CarouselEngine
+import CarouselJSON
 
 extension Carousel {
     /// `carousel snap`: where a release comes to rest (SPEC §4, §8).

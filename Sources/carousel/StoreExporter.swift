@@ -1,3 +1,4 @@
+import CarouselJSON
 import StoreCatalog
 
 /// Writes a list's stores in an import format, store by store, so that

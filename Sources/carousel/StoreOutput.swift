@@ -1,3 +1,4 @@
+import CarouselJSON
 import Foundation
 import StoreCatalog
 
@@ -93,49 +94,20 @@ struct StoreOutput {
         return text
     }
 
-    /// Appends `{"id","name","latitude","longitude",…}` for `store`; numbers
-    /// exact, attribute values that are JSON numbers as numbers.
+    /// Appends `{"id","name","latitude","longitude",…}` for `store` (CarouselJSON's
+    /// encoding, which the server shares).
     static func appendJSON(_ store: Store, distanceMeters: Double?, to text: inout String) {
-        text += "{\"id\":"
-        AttributesJSON.appendQuoted(store.id, to: &text)
-        text += ",\"name\":"
-        AttributesJSON.appendQuoted(store.name, to: &text)
-        text += ",\"latitude\":\(JSONNumber.exact(store.latitude)),\"longitude\":\(JSONNumber.exact(store.longitude))"
-        for (key, value) in [("address", store.address), ("category", store.category), ("phone", store.phone)] {
-            guard let value else { continue }
-            text += ",\"\(key)\":"
-            AttributesJSON.appendQuoted(value, to: &text)
-        }
-        if !store.attributes.isEmpty {
-            text += ",\"attributes\":"
-            appendAttributes(store.attributes, to: &text)
-        }
-        if let distanceMeters {
-            text += ",\"distanceMeters\":\(JSONNumber.exact(distanceMeters))"
-        }
-        text += "}"
+        StoreJSON.append(store, distanceMeters: distanceMeters, to: &text)
     }
 
-    /// `{"key":value,…}` by key: a value that is a JSON number literal
-    /// (`1250`, `-3.5`) as a number, any other as a string.
+    /// `{"key":value,…}` by key, numbers unquoted (CarouselJSON).
     static func appendAttributes(_ attributes: [String: String], to text: inout String, first: Bool = true) {
-        text += "{"
-        for (index, key) in attributes.keys.sorted().enumerated() {
-            if index > 0 { text += "," }
-            appendMember(key, attributes[key]!, to: &text)
-        }
-        text += "}"
+        StoreJSON.appendAttributes(attributes, to: &text)
     }
 
-    /// `"key":value` with a number-literal value unquoted.
+    /// `"key":value` with a number-literal value unquoted (CarouselJSON).
     static func appendMember(_ key: String, _ value: String, to text: inout String) {
-        AttributesJSON.appendQuoted(key, to: &text)
-        text += ":"
-        if JSONNumber.isLiteral(value) {
-            text += value
-        } else {
-            AttributesJSON.appendQuoted(value, to: &text)
-        }
+        StoreJSON.appendMember(key, value, to: &text)
     }
 
     /// `text` as a JSON string literal, for the hand-written documents.

@@ -1,4 +1,5 @@
 import CarouselEngine
+import CarouselJSON
 import MapSync
 import StoreCatalog
 

@@ -15,7 +15,7 @@ struct CarouselBench: ParsableCommand {
     )
 
     enum Benchmark: String, CaseIterable, ExpressibleByArgument {
-        case `import`, pipeline, queries, focus, export, clusters, scale
+        case `import`, pipeline, queries, focus, export, clusters, scale, server
     }
 
     @Option(help: "The release-built carousel executable.")
@@ -41,6 +41,9 @@ struct CarouselBench: ParsableCommand {
 
     @Option(help: "Where the scale benchmark writes its log–log plot (full runs only).")
     var plot = "docs/scale.svg"
+
+    @Option(help: "A Python with `websockets`, for the server's live-sessions ramp (scripts/benchmark makes one).")
+    var python: String?
 
     @Option(help: "The compiler, as `swift --version` prints it, for the report.")
     var swiftVersion = "unknown"
@@ -111,6 +114,14 @@ struct CarouselBench: ParsableCommand {
                 queries: sizes.scaleQueries, processRuns: sizes.scaleProcessRuns, plotPath: smoke ? nil : plot
             ).run(into: &report)
         }
+        if selected.contains(.server) {
+            try ServerBenchmark(
+                workspace: workspace, seconds: sizes.serverSeconds, connections: sizes.serverConnections,
+                sessionSeconds: sizes.sessionSeconds, maxSessions: sizes.maxSessions, python: python,
+                scriptsFolder: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+                    .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("scripts")
+            ).run(into: &report)
+        }
         report.loadAtEnd = Machine.loadAverage()
         if smoke {
             // Tiny sizes on debug builds measure nothing worth a verdict:
@@ -146,6 +157,11 @@ struct Sizes {
     var scaleReference: Int
     var scaleQueries: Int
     var scaleProcessRuns: Int
+    /// wrk's run per route (s), its connections; the sessions ramp's step (s) and ceiling.
+    var serverSeconds: Int
+    var serverConnections: Int
+    var sessionSeconds: Double
+    var maxSessions: Int
 
     static let full = Sizes(
         dataFile: "geonames-places.csv", importRuns: 7, pipelineEvents: 1_000_000, pipelineRuns: 3,
@@ -153,7 +169,8 @@ struct Sizes {
         exportRuns: 3,
         clusterLoads: 5, clusterQueries: 200, clusterColdRuns: 30,
         scaleSizes: [100_000, 234_908, 1_000_000, 10_000_000], scaleReference: 234_908,
-        scaleQueries: 2_000, scaleProcessRuns: 11
+        scaleQueries: 2_000, scaleProcessRuns: 11,
+        serverSeconds: 30, serverConnections: 64, sessionSeconds: 5, maxSessions: 2048
     )
 
     static let smoke = Sizes(
@@ -161,6 +178,7 @@ struct Sizes {
         positionQueries: 100, nearestQueries: 50, scanQueries: 3, boxQueries: 50, focusRuns: 3,
         exportRuns: 1,
         clusterLoads: 1, clusterQueries: 5, clusterColdRuns: 3,
-        scaleSizes: [10_000], scaleReference: 10_000, scaleQueries: 50, scaleProcessRuns: 2
+        scaleSizes: [10_000], scaleReference: 10_000, scaleQueries: 50, scaleProcessRuns: 2,
+        serverSeconds: 1, serverConnections: 4, sessionSeconds: 0.5, maxSessions: 2
     )
 }

@@ -1,0 +1,200 @@
+import Foundation
+
+/// `carousel serve` under load (release, loopback): wrk with 2 threads × 64
+/// connections on `GET /stores/near` of the 234,908-place list against a
+/// route of the same server answering a constant body of the same size
+/// (the framework's ceiling, measured in the same run); p99, errors, the
+/// server's resident memory from the 10th to the last second; then how many
+/// live sessions at 60 frames per second it holds before p99
+/// frame-to-message latency passes 50 ms.
+struct ServerBenchmark {
+    var workspace: Workspace
+    /// wrk's duration per route, in seconds.
+    var seconds: Int
+    var connections: Int
+    /// Seconds per step of the sessions ramp.
+    var sessionSeconds: Double
+    var maxSessions: Int
+    /// The Python (with `websockets`) that drives the sessions; nil skips them.
+    var python: String?
+    var scriptsFolder: URL
+    /// A fixed point (Seoul): every request the same query, as the constant
+    /// route is the same body.
+    static let nearQuery = "lat=37.5665&lng=126.978&limit=10"
+
+    func run(into report: inout Report) throws {
+        let database = try workspace.catalog()
+        // The constant body is as long as the near answer (the CLI prints the same document).
+        let nearJSON = workspace.path("near.json")
+        _ = try MeasuredProcess(
+            executable: workspace.carousel,
+            arguments: ["near", "--lat", "37.5665", "--lng", "126.978", "--limit", "10", "--json", "--db", database.path],
+            stdoutPath: nearJSON.path, stderrPath: workspace.path("near.stderr").path
+        ).run()
+        let bodyBytes = try Data(contentsOf: nearJSON).count - 1  // print's newline
+        let server = try ServerProcess(
+            carousel: workspace.carousel, database: database, constantBytes: bodyBytes,
+            log: workspace.path("serve.stderr"))
+        defer { server.stop() }
+
+        progress("server: wrk \(seconds) s on the constant route")
+        let constant = try Wrk.run(url: server.base + "/constant", seconds: seconds, connections: connections, samplingRSSOf: nil)
+        progress("server: wrk \(seconds) s on /stores/near")
+        let near = try Wrk.run(
+            url: server.base + "/stores/near?" + Self.nearQuery, seconds: seconds, connections: connections,
+            samplingRSSOf: server.pid)
+        let share = near.requestsPerSecond / constant.requestsPerSecond
+        report.rows.append(ReportRow(
+            "serve: GET /stores/near vs constant body (req/s)",
+            ours: Format.rate(near.requestsPerSecond), peer: Format.rate(constant.requestsPerSecond),
+            ratio: String(format: "%.0f %%", share * 100), target: .atLeast(0.5, "50 %"), measured: share))
+        report.rows.append(ReportRow(
+            "serve: GET /stores/near p99", ours: Format.milliseconds(near.p99Milliseconds),
+            peer: Format.milliseconds(constant.p99Milliseconds), ratio: "—",
+            target: .atMost(10, "10 ms"), measured: near.p99Milliseconds))
+        let errors = near.errors + constant.errors
+        report.rows.append(ReportRow(
+            "serve: errors (socket + non-2xx)", ours: String(near.errors), peer: String(constant.errors), ratio: "—",
+            target: .atMost(0, "0"), measured: Double(errors)))
+        if let early = near.rssAt10s, let late = near.rssAtEnd {
+            let change = Double(late - early) / Double(early)
+            report.rows.append(ReportRow(
+                "serve: RSS 10th s → last s under load",
+                ours: "\(Format.mebibytes(early)) → \(Format.mebibytes(late))", peer: "—",
+                ratio: String(format: "%+.1f %%", change * 100), target: .atMost(0.10, "±10 %"), measured: abs(change)))
+        }
+        report.notes.append("""
+            server: `carousel serve` (this build) on 127.0.0.1 over the \(workspace.listName) catalog; \
+            wrk -t2 -c\(connections) -d\(seconds)s --latency, first on GET /constant (a fixed \(bodyBytes)-byte JSON \
+            body, the size of the near answer), then GET /stores/near?\(Self.nearQuery); RSS of the server from \
+            /proc, sampled every second
+            """)
+
+        guard let python else {
+            report.notes.append("server sessions: skipped (no Python with websockets; run scripts/benchmark, which makes .build-venv)")
+            return
+        }
+        progress("server: live sessions at 60 fps, \(sessionSeconds) s per step")
+        let output = workspace.path("sessions.out")
+        _ = try MeasuredProcess(
+            executable: python,
+            arguments: [
+                scriptsFolder.appendingPathComponent("sessions.py").path,
+                server.ws + "/lists/\(workspace.listName)/session", "--seconds", String(sessionSeconds),
+                "--max", String(maxSessions), "--start", String(min(8, maxSessions)),
+            ],
+            stdoutPath: output.path, stderrPath: workspace.path("sessions.stderr").path
+        ).run()
+        let lines = try String(contentsOf: output, encoding: .utf8).split(separator: "\n")
+        guard let last = lines.last, last.hasPrefix("sessions: "), let sessions = Int(last.dropFirst("sessions: ".count)) else {
+            throw BenchError("sessions.py printed no count: \(lines.suffix(3))")
+        }
+        report.rows.append(ReportRow(
+            "serve: live sessions at 60 fps, p99 ≤ 50 ms", ours: String(sessions), peer: "—", ratio: "—"))
+        report.notes.append("server sessions: " + lines.filter { $0.hasPrefix("step:") }.joined(separator: "; "))
+    }
+}
+
+/// `carousel serve --port 0` as a child process, its port read from its log.
+final class ServerProcess {
+    let process = Process()
+    let port: Int
+    var pid: Int32 { process.processIdentifier }
+    var base: String { "http://127.0.0.1:\(port)" }
+    var ws: String { "ws://127.0.0.1:\(port)" }
+
+    init(carousel: String, database: URL, constantBytes: Int, log: URL) throws {
+        process.executableURL = URL(fileURLWithPath: carousel)
+        process.arguments = [
+            "serve", "--db", database.path, "--host", "127.0.0.1", "--port", "0",
+            "--constant-route-bytes", String(constantBytes),
+        ]
+        FileManager.default.createFile(atPath: log.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: log)
+        process.standardError = handle
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        var found: Int?
+        for _ in 0..<400 where found == nil {  // bounded: 20 s
+            Thread.sleep(forTimeInterval: 0.05)
+            let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+            if let range = text.range(of: #"on http://127\.0\.0\.1:(\d+)/"#, options: .regularExpression) {
+                found = Int(text[range].dropFirst("on http://127.0.0.1:".count).dropLast())
+            }
+            if !process.isRunning { break }
+        }
+        guard let found else {
+            process.terminate()
+            throw BenchError("carousel serve did not start: \((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
+        }
+        port = found
+    }
+
+    func stop() {
+        guard process.isRunning else { return }
+        process.interrupt()  // SIGINT: the graceful shutdown
+        process.waitUntilExit()
+    }
+}
+
+/// One wrk run and what it printed.
+struct Wrk {
+    var requestsPerSecond: Double
+    var p99Milliseconds: Double
+    var errors: Int
+    var rssAt10s: Int?
+    var rssAtEnd: Int?
+
+    static func run(url: String, seconds: Int, connections: Int, samplingRSSOf pid: Int32?) throws -> Wrk {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/wrk")
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/wrk") else {
+            throw BenchError("the server benchmark loads it with wrk: apt-get install wrk")
+        }
+        process.arguments = ["-t2", "-c\(connections)", "-d\(seconds)s", "--latency", url]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        let start = Date()
+        try process.run()
+        var samples: [(Double, Int)] = []
+        while process.isRunning {
+            Thread.sleep(forTimeInterval: 1)
+            if let pid, let rss = residentBytes(of: pid) { samples.append((Date().timeIntervalSince(start), rss)) }
+        }
+        let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        guard let rps = number(after: "Requests/sec:", in: text) else { throw BenchError("wrk printed no rate:\n\(text)") }
+        var p99 = Double.nan
+        for line in text.split(separator: "\n") where line.trimmingCharacters(in: .whitespaces).hasPrefix("99%") {
+            p99 = milliseconds(String(line.split(separator: " ", omittingEmptySubsequences: true).last ?? ""))
+        }
+        var errors = 0
+        if let line = text.split(separator: "\n").first(where: { $0.contains("Socket errors:") }) {
+            errors += line.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }.reduce(0, +)
+        }
+        if let non2xx = number(after: "Non-2xx or 3xx responses:", in: text) { errors += Int(non2xx) }
+        let early = samples.first { $0.0 >= 10 }?.1
+        return Wrk(requestsPerSecond: rps, p99Milliseconds: p99, errors: errors, rssAt10s: early, rssAtEnd: samples.last?.1)
+    }
+
+    private static func number(after label: String, in text: String) -> Double? {
+        guard let range = text.range(of: label) else { return nil }
+        return Double(text[range.upperBound...].prefix { $0 != "\n" }.trimmingCharacters(in: .whitespaces))
+    }
+
+    /// wrk's `812.00us`, `1.23ms`, `2.00s` in milliseconds.
+    private static func milliseconds(_ text: String) -> Double {
+        if text.hasSuffix("us") { return (Double(text.dropLast(2)) ?? .nan) / 1000 }
+        if text.hasSuffix("ms") { return Double(text.dropLast(2)) ?? .nan }
+        if text.hasSuffix("s") { return (Double(text.dropLast()) ?? .nan) * 1000 }
+        return .nan
+    }
+
+    /// VmRSS of `pid` from /proc, in bytes.
+    private static func residentBytes(of pid: Int32) -> Int? {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") })
+        else { return nil }
+        return line.split(separator: " ").compactMap { Int($0) }.first.map { $0 * 1024 }
+    }
+}

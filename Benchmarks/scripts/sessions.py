@@ -1,0 +1,99 @@
+"""How many live sessions `carousel serve` holds at 60 frames per second each
+before the 99th percentile of frame-to-message latency passes a bound.
+
+Each session sends `{"layout": {..., "debounceMs": 0}}`, then a frame every
+1/60 s alternating between cards 0 and 1, so every frame changes the focus
+and (debounce 0, distinct) is answered at once by a camera and a marker
+line: the latency is from sending the frame to receiving its camera line.
+The number of sessions doubles (then bisects) until p99 passes the bound.
+
+    python3 sessions.py WS_URL [--bound-ms 50] [--seconds 5] [--max 2048]
+
+Prints one line per step, then `sessions: N` (the most that met the bound).
+"""
+import argparse
+import asyncio
+import json
+import time
+
+import websockets
+
+LAYOUT = json.dumps({"layout": {"viewport": 390, "itemLength": 300, "spacing": 12,
+                                "behavior": "groupPagingCentered", "debounceMs": 0}})
+FRAME = 1 / 60
+
+
+async def session(url, seconds, latencies, ready, start):
+    async with websockets.connect(url, max_size=1 << 16, ping_interval=None) as socket:
+        await socket.send(LAYOUT)
+        await socket.recv()  # the load's camera
+        await socket.recv()  # and marker
+        ready.release()
+        await start.wait()
+        sent = []
+        done = time.monotonic() + seconds
+
+        async def reader():
+            while True:
+                message = json.loads(await socket.recv())
+                if message.get("type") == "camera" and sent:
+                    latencies.append(time.monotonic() - sent.pop(0))
+
+        task = asyncio.create_task(reader())
+        frame = 0
+        next_at = time.monotonic()
+        while time.monotonic() < done:
+            frame += 1
+            sent.append(time.monotonic())
+            await socket.send(json.dumps({"offset": 312 if frame % 2 else 0}))
+            next_at += FRAME
+            await asyncio.sleep(max(0, next_at - time.monotonic()))
+        await asyncio.sleep(0.2)
+        task.cancel()
+        # Frames never answered count as over the bound.
+        latencies.extend([float("inf")] * len(sent))
+
+
+async def step(url, count, seconds):
+    latencies = []
+    ready = asyncio.Semaphore(0)
+    start = asyncio.Event()
+    tasks = [asyncio.create_task(session(url, seconds, latencies, ready, start)) for _ in range(count)]
+    for _ in range(count):
+        await asyncio.wait_for(ready.acquire(), 30)
+    start.set()
+    await asyncio.gather(*tasks)
+    latencies.sort()
+    p99 = latencies[min(len(latencies) - 1, int(0.99 * len(latencies)))] * 1000 if latencies else float("inf")
+    return p99, len(latencies)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("url")
+    parser.add_argument("--bound-ms", type=float, default=50)
+    parser.add_argument("--seconds", type=float, default=5)
+    parser.add_argument("--max", type=int, default=2048)
+    parser.add_argument("--start", type=int, default=8)
+    args = parser.parse_args()
+    good, bad, count = 0, None, args.start
+    for _ in range(16):  # bounded: doubling, then bisecting
+        p99, frames = asyncio.run(step(args.url, count, args.seconds))
+        print(f"step: {count} sessions, {frames} frames, p99 {p99:.1f} ms", flush=True)
+        if p99 <= args.bound_ms:
+            good = count
+        else:
+            bad = count
+        if bad is None:
+            if count >= args.max:
+                break
+            count = min(count * 2, args.max)
+        else:
+            if bad - good <= max(1, good // 8):
+                break
+            count = (good + bad) // 2
+    print(f"sessions: {good}")
+
+
+if __name__ == "__main__":
+    main()

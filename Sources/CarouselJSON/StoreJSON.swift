@@ -1,0 +1,78 @@
+import StoreCatalog
+
+/// Stores as JSON, the one encoding the CLI's `--json` and the server share:
+/// `{"id","name","latitude","longitude"}`, then address, category and phone
+/// when present, attributes when any, and `distanceMeters` after a distance
+/// search. Written by hand: a 234,908-store list through JSONEncoder would
+/// take seconds.
+package enum StoreJSON {
+    /// One store as a JSON object.
+    package static func object(_ store: Store, distanceMeters: Double? = nil) -> String {
+        var text = ""
+        append(store, distanceMeters: distanceMeters, to: &text)
+        return text
+    }
+
+    /// Stores as a JSON array, one store per line (`[]` when empty).
+    package static func array(_ rows: [(store: Store, distanceMeters: Double?)]) -> String {
+        guard !rows.isEmpty else { return "[]" }
+        var text = "[\n"
+        for (index, row) in rows.enumerated() {
+            append(row.store, distanceMeters: row.distanceMeters, to: &text)
+            text += index == rows.count - 1 ? "\n" : ",\n"
+        }
+        return text + "]"
+    }
+
+    /// Appends `{"id","name","latitude","longitude",…}` for `store`; numbers
+    /// exact, attribute values that are JSON numbers as numbers.
+    package static func append(_ store: Store, distanceMeters: Double?, to text: inout String) {
+        text += "{\"id\":"
+        AttributesJSON.appendQuoted(store.id, to: &text)
+        text += ",\"name\":"
+        AttributesJSON.appendQuoted(store.name, to: &text)
+        text += ",\"latitude\":\(JSONNumber.exact(store.latitude)),\"longitude\":\(JSONNumber.exact(store.longitude))"
+        for (key, value) in [("address", store.address), ("category", store.category), ("phone", store.phone)] {
+            guard let value else { continue }
+            text += ",\"\(key)\":"
+            AttributesJSON.appendQuoted(value, to: &text)
+        }
+        if !store.attributes.isEmpty {
+            text += ",\"attributes\":"
+            appendAttributes(store.attributes, to: &text)
+        }
+        if let distanceMeters {
+            text += ",\"distanceMeters\":\(JSONNumber.exact(distanceMeters))"
+        }
+        text += "}"
+    }
+
+    /// `{"key":value,…}` by key: a value that is a JSON number literal
+    /// (`1250`, `-3.5`) as a number, any other as a string.
+    package static func appendAttributes(_ attributes: [String: String], to text: inout String, first: Bool = true) {
+        text += "{"
+        for (index, key) in attributes.keys.sorted().enumerated() {
+            if index > 0 { text += "," }
+            appendMember(key, attributes[key]!, to: &text)
+        }
+        text += "}"
+    }
+
+    /// `"key":value` with a number-literal value unquoted.
+    package static func appendMember(_ key: String, _ value: String, to text: inout String) {
+        AttributesJSON.appendQuoted(key, to: &text)
+        text += ":"
+        if JSONNumber.isLiteral(value) {
+            text += value
+        } else {
+            AttributesJSON.appendQuoted(value, to: &text)
+        }
+    }
+
+    /// `text` as a JSON string literal.
+    package static func quoted(_ text: String) -> String {
+        var literal = ""
+        AttributesJSON.appendQuoted(text, to: &literal)
+        return literal
+    }
+}

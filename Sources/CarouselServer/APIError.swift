@@ -1,0 +1,77 @@
+import CarouselJSON
+import Hummingbird
+import StoreCatalog
+
+/// A client's mistake, answered as `{"error": {"code", "message"}}` with a
+/// 4xx status: what went wrong and, where it can, what to send instead.
+///
+/// Every error a handler throws ends up as one of these (``APIMiddleware``
+/// maps the rest); a 500 means a bug or a failing disk, never bad input.
+public struct APIError: Error, Sendable, CustomStringConvertible {
+    public var status: HTTPResponse.Status
+    /// A stable, machine-readable name (`bad_parameter`, `list_not_found`…).
+    public var code: String
+    public var message: String
+    /// Further members of the error object, already JSON (an import's report).
+    var extra: [(key: String, json: String)] = []
+
+    public init(_ status: HTTPResponse.Status, _ code: String, _ message: String) {
+        self.status = status
+        self.code = code
+        self.message = message
+    }
+
+    public var description: String { "\(status.code) \(code): \(message)" }
+
+    /// The JSON body.
+    var json: String {
+        var text = "{\"error\":{\"code\":\(StoreJSON.quoted(code)),\"message\":\(StoreJSON.quoted(message))"
+        for (key, json) in extra { text += ",\(StoreJSON.quoted(key)):\(json)" }
+        return text + "}}"
+    }
+
+    static func badParameter(_ message: String) -> APIError { APIError(.badRequest, "bad_parameter", message) }
+    static func badBody(_ message: String) -> APIError { APIError(.badRequest, "bad_body", message) }
+    static func notFound(_ message: String) -> APIError { APIError(.notFound, "not_found", message) }
+    static func tooLarge(_ message: String) -> APIError { APIError(.contentTooLarge, "too_large", message) }
+    static func unprocessable(_ code: String, _ message: String) -> APIError { APIError(.unprocessableContent, code, message) }
+
+    /// The catalog's errors in HTTP terms: a missing list is 404, an existing
+    /// one 409, a bad argument 400, rejected rows 422 with the report.
+    init(_ error: CatalogError) {
+        switch error {
+        case .listNotFound(let name):
+            self.init(.notFound, "list_not_found", "no list named '\(name)'; GET /lists names them")
+        case .listExists(let name):
+            self.init(.conflict, "list_exists", "list '\(name)' already exists; add replace=true to replace it")
+        case let .positionOutOfRange(list, position, count):
+            self.init(.notFound, "position_out_of_range", "list '\(list)' has no position \(position) (it holds \(count) stores)")
+        case .invalidArgument(let reason):
+            self.init(.badRequest, "bad_parameter", reason)
+        case .rowsRejected(let report):
+            self.init(
+                .unprocessableContent, "rows_rejected",
+                "nothing imported into '\(report.list)': \(report.rejected) invalid row\(report.rejected == 1 ? "" : "s"); "
+                    + "fix them or add skipInvalid=true")
+            extra = [("report", CatalogJSON.importReport(report))]
+        case .newerSchema, .notACatalog, .database:
+            self.init(.internalServerError, "database", error.description)
+        }
+    }
+}
+
+extension APIError: HTTPResponseError {
+    public func response(from request: Request, context: some RequestContext) throws -> Response {
+        Response.json(json, status: status)
+    }
+}
+
+extension Response {
+    /// A JSON document as the body.
+    static func json(_ text: String, status: HTTPResponse.Status = .ok) -> Response {
+        Response(
+            status: status,
+            headers: [.contentType: "application/json; charset=utf-8"],
+            body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
+    }
+}

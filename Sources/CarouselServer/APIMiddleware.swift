@@ -1,0 +1,58 @@
+import Hummingbird
+import Logging
+import NIOCore
+import StoreCatalog
+
+/// Wraps every request: refuses an over-long URL (414), turns every error
+/// into the JSON error object, and logs one line per request — method,
+/// target, status and time.
+///
+/// Errors that are not the client's (a failing disk) are logged with their
+/// detail and answered 500 without it; anything else a handler or the
+/// framework throws for a request (an unknown path, a body over the
+/// framework's limit) keeps its 4xx status.
+struct APIMiddleware<Context: RequestContext>: RouterMiddleware {
+    let limits: ServerLimits
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let start = ContinuousClock.now
+        let response: Response
+        do {
+            guard request.uri.description.utf8.count <= limits.maxURLLength else {
+                throw APIError(.uriTooLong, "uri_too_long", "the request target is over \(limits.maxURLLength) bytes")
+            }
+            response = try await next(request, context)
+        } catch {
+            response = Self.response(for: error, request: request, logger: context.logger)
+        }
+        let elapsed = ContinuousClock.now - start
+        let ms = Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000
+        context.logger.info(
+            "\(request.method) \(request.uri.path) \(response.status.code) \(String(format: "%.2f", ms)) ms")
+        return response
+    }
+
+    static func response(for error: any Error, request: Request, logger: Logger) -> Response {
+        let apiError: APIError
+        switch error {
+        case let error as APIError:
+            apiError = error
+        case let error as CatalogError:
+            apiError = APIError(error)
+        case is NIOTooManyBytesError:
+            apiError = .tooLarge("the body is over the limit of this endpoint")
+        case let error as HTTPError:
+            apiError = switch error.status {
+            case .notFound: .notFound("no such endpoint: \(request.method) \(request.uri.path); see /openapi.json")
+            case .contentTooLarge: .tooLarge("the body is too large")
+            default: APIError(error.status, "http_error", error.body ?? error.status.reasonPhrase)
+            }
+        default:
+            apiError = APIError(.internalServerError, "internal", "the server failed; see its log")
+        }
+        if apiError.status.code >= 500 {
+            logger.error("\(request.method) \(request.uri.path) failed: \(error)")
+        }
+        return Response.json(apiError.json, status: apiError.status)
+    }
+}

@@ -1,0 +1,77 @@
+import Hummingbird
+import HummingbirdWebSocket
+import Logging
+import StoreCatalog
+
+/// `carousel serve`: the catalog and live map sync over HTTP and WebSocket,
+/// on Hummingbird 2, with the page at `/` that shows them working.
+///
+/// ```swift
+/// let server = CarouselServer(catalog: try Catalog(path: "carousel.sqlite"))
+/// try await server.application(host: "127.0.0.1", port: 8080).runService()
+/// ```
+public struct CarouselServer: Sendable {
+    public let catalog: Catalog
+    public var limits: ServerLimits
+    /// When set, `GET /constant` answers this many bytes of a fixed JSON
+    /// body: the framework's ceiling that benchmarks hold routes against.
+    public var constantRouteBytes: Int?
+    /// The live sessions, counted.
+    public let sessions = SessionCounter()
+
+    public init(catalog: Catalog, limits: ServerLimits = ServerLimits(), constantRouteBytes: Int? = nil) {
+        self.catalog = catalog
+        self.limits = limits
+        self.constantRouteBytes = constantRouteBytes
+    }
+
+    /// The HTTP routes (and the HTTP answer to a session path requested
+    /// without an upgrade), every one behind ``APIMiddleware``.
+    public func router() -> Router<BasicWebSocketRequestContext> {
+        let router = Router(context: BasicWebSocketRequestContext.self)
+        router.middlewares.add(APIMiddleware(limits: limits))
+        PageRoutes().register(on: router)
+        CatalogRoutes(catalog: catalog, limits: limits).register(on: router)
+        ImportRoute(catalog: catalog, limits: limits).register(on: router)
+        SimulateRoute(catalog: catalog, limits: limits).register(on: router)
+        SessionRoute(catalog: catalog, limits: limits, sessions: sessions).registerFallback(on: router)
+        if let constantRouteBytes {
+            let body = ByteBuffer(bytes: Self.constantBody(bytes: constantRouteBytes))
+            router.get("/constant") { _, _ in
+                Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8"], body: ResponseBody(byteBuffer: body))
+            }
+        }
+        return router
+    }
+
+    /// The WebSocket routes: `GET /lists/{name}/session`.
+    public func webSocketRouter() -> Router<BasicWebSocketRequestContext> {
+        let router = Router(context: BasicWebSocketRequestContext.self)
+        SessionRoute(catalog: catalog, limits: limits, sessions: sessions).register(on: router)
+        return router
+    }
+
+    /// The application listening on `host`:`port` (0: any free port).
+    public func application(
+        host: String = "127.0.0.1", port: Int = 8080, logger: Logger? = nil,
+        onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+    ) -> some ApplicationProtocol {
+        var logger = logger ?? Logger(label: "carousel.serve")
+        if logger.logLevel > .info { logger.logLevel = .info }
+        return Application(
+            router: router(),
+            server: .http1WebSocketUpgrade(
+                webSocketRouter: webSocketRouter(),
+                configuration: HTTP1WebSocketUpgradeChannel.Configuration(
+                    ws: WebSocketServerConfiguration(maxFrameSize: limits.maxSessionMessage))),
+            configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "carousel"),
+            onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? port) },
+            logger: logger)
+    }
+
+    /// `{"padding":"xxxx…"}` of exactly `bytes` bytes (at least its frame).
+    static func constantBody(bytes: Int) -> [UInt8] {
+        let frame = #"{"padding":""}"#
+        return Array((#"{"padding":""# + String(repeating: "x", count: max(0, bytes - frame.utf8.count)) + #""}"#).utf8)
+    }
+}

@@ -1,0 +1,60 @@
+import GRDB
+
+extension Catalog {
+    /// Up to `limit` stores of `list` from `position` on, in carousel order:
+    /// one page of a list that may hold millions (the server's cursor
+    /// paging). Empty past the end.
+    public func stores(list: String, from position: Int, limit: Int) throws -> [Store] {
+        guard position >= 0 else { throw CatalogError.invalidArgument("a list position is 0 or more (got \(position))") }
+        guard limit > 0 else { throw CatalogError.invalidArgument("the limit must be at least 1 (got \(limit))") }
+        return try read { db in
+            let list = try listKey(list, db)
+            return try rows(
+                db, """
+                    SELECT \(Store.columns) FROM list_items AS i JOIN stores AS s ON s.key = i.store
+                    WHERE i.list = ?1 AND i.position >= ?2 ORDER BY i.position LIMIT ?3
+                    """,
+                {
+                    $0.bind(list, at: 1)
+                    $0.bind(Int64(position), at: 2)
+                    $0.bind(Int64(limit), at: 3)
+                }, Store.init)
+        }
+    }
+
+    /// The store with id `id` if `list` holds it, else nil; throws when
+    /// there is no such list.
+    public func store(list: String, id: String) throws -> Store? {
+        try read { db in
+            let list = try listKey(list, db)
+            return try firstRow(
+                db, """
+                    SELECT \(Store.columns) FROM stores AS s
+                    WHERE s.id = ?2 AND EXISTS (SELECT 1 FROM list_items AS i WHERE i.list = ?1 AND i.store = s.key)
+                    """,
+                {
+                    $0.bind(list, at: 1)
+                    $0.bind(id, at: 2)
+                }, Store.init)
+        }
+    }
+
+    /// The first `limit` stores inside `box` (of `list`, or of any list), in
+    /// the order of ``stores(in:list:)``: the box is scanned on the index,
+    /// but only `limit` stores are read whole.
+    public func stores(in box: BoundingBox, list: String? = nil, limit: Int) throws -> [Store] {
+        guard limit > 0 else { throw CatalogError.invalidArgument("the limit must be at least 1 (got \(limit))") }
+        return try read { db in
+            var keys: [Int64] = []
+            try SpatialIndex.scan(SearchRegion(box), list: try list.map { try listKey($0, db) }, db) { store, _, _ in
+                if keys.count < limit { keys.append(store) }
+            }
+            return try keys.map { key in
+                guard let store = try firstRow(
+                    db, "SELECT \(Store.columns) FROM stores AS s WHERE s.key = ?", { $0.bind(key, at: 1) }, Store.init)
+                else { throw CatalogError.database("the spatial index names store \(key), which is missing") }
+                return store
+            }
+        }
+    }
+}

@@ -1,0 +1,68 @@
+import ArgumentParser
+import CarouselServer
+import Dispatch
+import Hummingbird
+import Logging
+import Synchronization
+
+extension Carousel {
+    /// `carousel serve`: the catalog and live map sync over HTTP (CarouselServer).
+    struct Serve: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "serve",
+            abstract: "Serve the catalog and live map sync over HTTP and WebSocket, with a page at /.",
+            discussion: """
+                JSON endpoints (described at /openapi.json): GET /lists, /lists/{name}/stores, \
+                /stores/{list}/{id}, /stores/near, /stores/bbox; POST /lists/{name}/import, /simulate; \
+                and the WebSocket /lists/{name}/session. Open http://HOST:PORT/ in a browser to see \
+                the map and the carousel in sync. Stops gracefully on SIGINT or SIGTERM; logs one line \
+                per request on stderr.
+                """
+        )
+
+        @OptionGroup var database: DatabaseOptions
+
+        @Option(help: "The address to listen on.")
+        var host = "127.0.0.1"
+
+        @Option(help: "The port to listen on (0: any free port, printed at start).")
+        var port = 8080
+
+        @Option(help: .hidden)
+        var constantRouteBytes: Int?
+
+        func validate() throws {
+            guard (0...65535).contains(port) else { throw ValidationError("--port must be in 0...65535 (got \(port))") }
+            if let constantRouteBytes, !(1...(64 << 20)).contains(constantRouteBytes) {
+                throw ValidationError("--constant-route-bytes must be in 1...\(64 << 20)")
+            }
+        }
+
+        func run() throws {
+            let catalog = try database.openCatalog()
+            let server = CarouselServer(catalog: catalog, constantRouteBytes: constantRouteBytes)
+            let logger = Logger(label: "carousel.serve")
+            let host = host
+            let app = server.application(host: host, port: port, logger: logger) { port in
+                logger.info("carousel serving \(catalog.path) on http://\(host):\(port)/")
+            }
+            // The CLI's entry point is synchronous; the server runs as a task
+            // (its service group turning SIGINT/SIGTERM into a graceful
+            // shutdown) while this thread waits for it to end.
+            let failure = Mutex<(any Error)?>(nil)
+            let done = DispatchSemaphore(value: 0)
+            Task {
+                do {
+                    try await app.runService()
+                } catch {
+                    failure.withLock { $0 = error }
+                }
+                done.signal()
+            }
+            done.wait()
+            if let error = failure.withLock({ $0 }) {
+                throw CLIError("cannot serve on \(host):\(port): \(error)")
+            }
+        }
+    }
+}

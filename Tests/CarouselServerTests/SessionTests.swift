@@ -1,0 +1,167 @@
+import CarouselServer
+import Foundation
+import HummingbirdTesting
+import HummingbirdWSClient
+import Logging
+import NIOCore
+import Synchronization
+import Testing
+
+/// What a session's client received, each line with the client's clock when it came.
+final class Received: Sendable {
+    private let lines = Mutex<[(at: ContinuousClock.Instant, text: String)]>([])
+
+    func append(_ text: String) {
+        lines.withLock { $0.append((ContinuousClock.now, text)) }
+    }
+
+    var all: [(at: ContinuousClock.Instant, line: [String: Any])] {
+        lines.withLock { $0 }.map { entry in
+            let object = (try? JSONSerialization.jsonObject(with: Data(entry.text.utf8))) as? [String: Any]
+            return (entry.at, object ?? ["unparsed": entry.text])
+        }
+    }
+
+    func of(_ type: String) -> [(at: ContinuousClock.Instant, line: [String: Any])] {
+        all.filter { $0.line["type"] as? String == type }
+    }
+
+    /// Waits (bounded) until `count` lines of `type` arrived.
+    func wait(for type: String, count: Int = 1, timeout: Duration = .seconds(3)) async throws {
+        let deadline = ContinuousClock.now + timeout
+        while of(type).count < count, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+    }
+}
+
+/// The live session over a real WebSocket: the view model on the wall
+/// clock. Real time, so the checks leave room for a loaded machine: the
+/// camera must come at least 200 ms after the last frame (the debounce is
+/// 250 ms) and within a second, and exactly once.
+@Suite(.serialized) struct SessionTests {
+    static let layout = #"{"layout":{"viewport":390,"itemLength":300,"spacing":12,"behavior":"groupPagingCentered","debounceMs":250}}"#
+
+    /// Connects to the fixture's live server, runs `body` with the outbound
+    /// writer and what came back, then closes.
+    static func session(
+        port: Int, list: String = "seoul", _ body: @escaping @Sendable (WebSocketOutboundWriter, Received) async throws -> Void
+    ) async throws {
+        let received = Received()
+        try await WebSocketClient.connect(url: "ws://127.0.0.1:\(port)/lists/\(list)/session", logger: Logger(label: "test")) {
+            inbound, outbound, _ in
+            let reader = Task {
+                for try await message in inbound.messages(maxSize: 1 << 16) {
+                    if case .text(let text) = message { received.append(text) }
+                }
+            }
+            try await body(outbound, received)
+            try await outbound.close(.normalClosure, reason: nil)
+            _ = try? await reader.value
+        }
+    }
+
+    @Test func aSwipeThenSilenceGivesExactlyOneCameraAboutADebounceAfterTheLastFrame() async throws {
+        let fixture = try ServerFixture()
+        try await fixture.application.test(.live) { client in
+            let port = try #require(client.port)
+            try await Self.session(port: port) { outbound, received in
+                try await outbound.write(.text(Self.layout))
+                try await received.wait(for: "marker")
+                #expect(received.of("camera").map { $0.line["index"] as? Int } == [0])
+                #expect(received.of("camera").first?.line["t"] as? Double ?? 1e9 < 100)
+
+                // A swipe: 20 frames, 16 ms apart, from card 0 to card 1 (page 312).
+                var lastFrame = ContinuousClock.now
+                for step in 1...20 {
+                    try await outbound.write(.text(#"{"offset":\#(Double(step) * 312 / 20)}"#))
+                    lastFrame = ContinuousClock.now
+                    try await Task.sleep(for: .milliseconds(16))
+                }
+                try await received.wait(for: "camera", count: 2)
+                try await Task.sleep(for: .milliseconds(700))  // silence: nothing more may come
+                let cameras = received.of("camera")
+                #expect(cameras.count == 2)
+                #expect(cameras.last?.line["index"] as? Int == 1)
+                #expect(cameras.last?.line["storeId"] as? String == "hc-002")
+                if let camera = cameras.last {
+                    let delay = camera.at - lastFrame
+                    #expect(delay >= .milliseconds(200) && delay <= .milliseconds(1000), "camera \(delay) after the last frame")
+                }
+                #expect(received.of("marker").last?.line["previousIndex"] as? Int == 0)
+                #expect(received.of("error").isEmpty)
+            }
+        }
+    }
+
+    @Test func aMarkerTapGivesCameraMarkerAndScrollAtOnce() async throws {
+        let fixture = try ServerFixture()
+        try await fixture.application.test(.live) { client in
+            let port = try #require(client.port)
+            try await Self.session(port: port) { outbound, received in
+                try await outbound.write(.text(Self.layout))
+                try await received.wait(for: "marker")
+                let tapped = ContinuousClock.now
+                try await outbound.write(.text(#"{"tapMarker":5}"#))
+                try await received.wait(for: "scroll")
+                try await received.wait(for: "marker", count: 2)
+                let camera = try #require(received.of("camera").last)
+                #expect(camera.line["index"] as? Int == 5)
+                #expect(camera.at - tapped < .milliseconds(200))
+                #expect(received.of("marker").last?.line["index"] as? Int == 5)
+                let scroll = try #require(received.of("scroll").first)
+                #expect(scroll.line["index"] as? Int == 5)
+                #expect((scroll.line["targetOffset"] as? NSNumber)?.doubleValue == 1560)
+                #expect(scroll.line["animated"] as? Bool == true)
+                // The carousel's own scroll settling on card 5 echoes nothing back.
+                for step in 1...10 { try await outbound.write(.text(#"{"offset":\#(Double(step) * 156)}"#)) }
+                try await Task.sleep(for: .milliseconds(600))
+                #expect(received.of("camera").count == 2)
+            }
+        }
+    }
+
+    @Test func badMessagesAreAnsweredWithErrorsAndTheSessionGoesOn() async throws {
+        let fixture = try ServerFixture()
+        try await fixture.application.test(.live) { client in
+            let port = try #require(client.port)
+            try await Self.session(port: port) { outbound, received in
+                for bad in ["nope", "[1]", #"{"offset":"x"}"#, #"{"offset":true}"#, #"{"tapMarker":1.5}"#, #"{"tapMarker":99}"#,
+                            #"{"flip":1}"#, #"{"layout":{"viewport":-5}}"#, #"{"layout":{},"initialIndex":500}"#] {
+                    try await outbound.write(.text(bad))
+                }
+                try await outbound.write(.binary(ByteBuffer(string: "raw")))
+                try await received.wait(for: "error", count: 10)
+                #expect(received.of("error").count == 10)
+                try await outbound.write(.text(#"{"tapMarker":3}"#))
+                try await received.wait(for: "scroll")
+                #expect(received.of("scroll").first?.line["index"] as? Int == 3)
+            }
+        }
+    }
+
+    @Test func sessionsAreIndependentAndAClosedSocketDisposesItsSession() async throws {
+        let fixture = try ServerFixture()
+        try await fixture.application.test(.live) { client in
+            let port = try #require(client.port)
+            try await withThrowingTaskGroup(of: Int?.self) { group in
+                for index in 0..<3 {
+                    group.addTask {
+                        let found = Mutex<Int?>(nil)
+                        try await Self.session(port: port) { outbound, received in
+                            try await outbound.write(.text(#"{"layout":{"debounceMs":0},"initialIndex":\#(index)}"#))
+                            try await received.wait(for: "camera")
+                            #expect(fixture.server.sessions.openCount >= 1)
+                            found.withLock { $0 = received.of("camera").first?.line["index"] as? Int }
+                        }
+                        return found.withLock { $0 }
+                    }
+                }
+                var indices: [Int] = []
+                for try await index in group { if let index { indices.append(index) } }
+                #expect(indices.sorted() == [0, 1, 2])
+            }
+            let deadline = ContinuousClock.now + .seconds(3)
+            while fixture.server.sessions.openCount > 0, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+            #expect(fixture.server.sessions.openCount == 0)
+        }
+    }
+}
