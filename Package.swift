@@ -12,7 +12,9 @@ import PackageDescription
 // The engine and the observable know nothing of SQLite or the CLI.
 let package = Package(
     name: "MapCarousel",
-    platforms: [.macOS(.v15)],
+    // iOS 18 / macOS 15: the code uses `Mutex` and `Atomic` (Synchronization),
+    // which arrive with them. Linux needs no declaration and stays supported.
+    platforms: [.iOS(.v18), .macOS(.v15)],
     products: [
         .library(name: "StoreCatalog", targets: ["StoreCatalog"]),
         .library(name: "CarouselEngine", targets: ["CarouselEngine"]),
@@ -24,6 +26,9 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+        // `swift package generate-documentation` for the DocC catalogs
+        // (scripts/docs); a plugin only, nothing of it links into the modules.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         .target(
