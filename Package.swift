@@ -7,6 +7,7 @@ import PackageDescription
 //   CarouselEngine — pure math: layout, snapping, physics, visibility, focus, looping
 //   Observables    — our own lightweight observable, operators and schedulers
 //   MapSync        — the view model: focus stream → camera + marker (engine + observables)
+//   MapSyncCatalog — a catalog list as the view model's store directory (catalog + map sync)
 //   carousel       — the thin CLI over all of them
 //
 // The engine and the observable know nothing of SQLite or the CLI.
@@ -20,6 +21,7 @@ let package = Package(
         .library(name: "CarouselEngine", targets: ["CarouselEngine"]),
         .library(name: "Observables", targets: ["Observables"]),
         .library(name: "MapSync", targets: ["MapSync"]),
+        .library(name: "MapSyncCatalog", targets: ["MapSyncCatalog"]),
         .executable(name: "carousel", targets: ["carousel"]),
     ],
     dependencies: [
@@ -43,10 +45,13 @@ let package = Package(
         .target(name: "CarouselEngine"),
         .target(name: "Observables"),
         .target(name: "MapSync", dependencies: ["CarouselEngine", "Observables"]),
+        // The catalog as map sync's store directory: apart from both, so that
+        // MapSync never links SQLite and StoreCatalog never knows map sync.
+        .target(name: "MapSyncCatalog", dependencies: ["StoreCatalog", "MapSync"]),
         .executableTarget(
             name: "carousel",
             dependencies: [
-                "StoreCatalog", "CarouselEngine", "Observables", "MapSync",
+                "StoreCatalog", "CarouselEngine", "Observables", "MapSync", "MapSyncCatalog",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // `carousel demo`'s sample stores and scroll script, compiled in
@@ -79,6 +84,10 @@ let package = Package(
         .testTarget(
             name: "MapSyncTests",
             dependencies: ["MapSync", "CarouselEngine", "Observables", "ObservablesTesting", "TestSupport"]
+        ),
+        .testTarget(
+            name: "MapSyncCatalogTests",
+            dependencies: ["MapSyncCatalog", "MapSync", "StoreCatalog", "CarouselEngine", "Observables", "ObservablesTesting", "TestSupport"]
         ),
         // End-to-end tests of the built binary; depending on the executable
         // makes `swift test` build it first.

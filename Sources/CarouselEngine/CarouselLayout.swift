@@ -166,7 +166,31 @@ extension CarouselLayout {
         loop?.nearestItem(showing: dataIndex, to: offset, page: page) ?? dataIndex
     }
 
-    /// The loop jump that `offset` calls for (seed 003), or nil.
+    /// Where a looping carousel at `offset` must jump to, silently, or nil
+    /// when it need not (or does not loop).
+    ///
+    /// Call it from `scrollViewDidScroll` and set the offset without
+    /// animation when it answers, as the "infinite banner" technique does:
+    /// the carousel lays out `k` copies of the data at each end, and once the
+    /// offset runs past `rest(n + k)` or below `rest(k − 1)` it moves by a
+    /// whole period `n · page` to the twin card that shows the same store.
+    /// The focused store does not change, so nothing downstream sees it.
+    ///
+    /// ```swift
+    /// func scrollViewDidScroll(_ scrollView: UIScrollView) {
+    ///     if let target = layout.loopJumpTarget(for: scrollView.contentOffset.x) {
+    ///         scrollView.contentOffset.x = target   // no animation: the same card
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// A non-finite offset answers nil.
+    public func loopJumpTarget(for offset: Double) -> Double? {
+        guard offset.isFinite, let delta = loopJump(for: offset) else { return nil }
+        return offset + delta
+    }
+
+    /// The offset change a loop jump at `offset` makes, or nil.
     func loopJump(for offset: Double) -> Double? {
         loop?.jump(for: offset, page: page)
     }

@@ -40,13 +40,13 @@ public final class MapSyncViewModel: Sendable {
     public let debounceMs: Milliseconds
     /// The zoom level of every camera position.
     public let zoom: Double
-    private let scheduler: AnyScheduler
+    let scheduler: AnyScheduler
 
     /// Per frame, the focused data index.
-    private let focus = PublishSubject<Int>()
-    private let outputs = Outputs()
+    let focus = PublishSubject<Int>()
+    let outputs = Outputs()
 
-    private struct State {
+    struct State {
         /// The loaded list; nil before the first load.
         var session: Session?
         /// The latest frame's offset: where a tap's scroll starts from, to
@@ -54,13 +54,14 @@ public final class MapSyncViewModel: Sendable {
         var offset: Double = 0
     }
 
-    private let state = Mutex(State())
+    let state = Mutex(State())
     /// The running pipeline of the loaded list; replacing it drops the old one.
-    private let pipeline = SerialDisposable()
+    let pipeline = SerialDisposable()
 
     /// A view model whose debounce runs on `scheduler` (a
-    /// `VirtualTimeScheduler` for tests and the simulator, a
-    /// `RealTimeScheduler` for apps).
+    /// `VirtualTimeScheduler` for tests and the simulator,
+    /// `RealTimeScheduler.main` for apps, so that outputs arrive on the main
+    /// thread).
     ///
     /// - Precondition: `debounceMs` is finite and ≥ 0 (0 passes values through).
     public init(scheduler: some Scheduler, debounceMs: Milliseconds = defaultDebounceMs, zoom: Double = defaultZoom) {
@@ -105,7 +106,14 @@ public final class MapSyncViewModel: Sendable {
         guard count == 0 ? focusedIndex == 0 : (0..<count).contains(focusedIndex) else {
             throw .indexOutOfRange(index: focusedIndex, count: count)
         }
-        let session = Session(stores: stores, layout: layout)
+        start(Session(stores: stores, layout: layout), focusedIndex: focusedIndex)
+    }
+
+    /// Makes `session` the loaded list, resting on `focusedIndex`, and offers
+    /// that index for selection: emitted at once unless `session` absorbs it
+    /// (a reload that keeps the store on the map).
+    func start(_ session: Session, focusedIndex: Int) {
+        let count = session.count, layout = session.layout
         state.withLock { state in
             state.session = session
             state.offset = count == 0 ? 0 : layout.rest(layout.firstDataItem + focusedIndex)
@@ -165,12 +173,18 @@ public final class MapSyncViewModel: Sendable {
     ///
     /// The closures capture the session and the output subjects, never
     /// `self`: the view model owns the pipeline, not the other way round.
-    private func makePipeline(for session: Session) -> any Disposable {
+    func makePipeline(for session: Session) -> any Disposable {
         let outputs = outputs, zoom = zoom
         let selected = session.selections.asObservable()
             .distinctUntilChanged()
             .subscribe(
-                onNext: { index in outputs.select(index, in: session, zoom: zoom) },
+                onNext: { index in
+                    if session.absorbsSeed(index) {
+                        outputs.reselect(index, in: session)
+                    } else {
+                        outputs.select(index, in: session, zoom: zoom)
+                    }
+                },
                 onCompleted: { outputs.complete() }
             )
         let debounced = focus.asObservable()
@@ -182,7 +196,7 @@ public final class MapSyncViewModel: Sendable {
 
 /// The view model's output subjects, kept together so the pipeline can
 /// capture them without capturing the view model.
-private struct Outputs: Sendable {
+struct Outputs: Sendable {
     let camera = PublishSubject<CameraPosition>()
     let marker = PublishSubject<MarkerSelection>()
     let cards = PublishSubject<CardState>()
@@ -204,8 +218,17 @@ private struct Outputs: Sendable {
             defer { previous = index }
             return previous
         }
+        session.selectedStoreId.withLock { $0 = pin.id }
         camera.onNext(CameraPosition(index: index, pin: pin, zoom: zoom))
         marker.onNext(MarkerSelection(index: index, storeId: pin.id, previousIndex: previous))
+    }
+
+    /// A reload's kept store, already on the map: selects its marker in the
+    /// new list (its first selection there) and leaves the camera alone.
+    func reselect(_ index: Int, in session: Session) {
+        guard let id = session.selectedStoreId.withLock({ $0 }) else { return }
+        session.previousIndex.withLock { $0 = index }
+        marker.onNext(MarkerSelection(index: index, storeId: id, previousIndex: nil))
     }
 
     func complete() {
@@ -218,17 +241,32 @@ private struct Outputs: Sendable {
 
 /// One loaded store list: its stores, its layout, and the stream of indices
 /// offered for selection (debounced focus, the initial index, taps).
-private final class Session: Sendable {
+final class Session: Sendable {
     let stores: any StoreDirectory
     let count: Int
     let layout: CarouselLayout
     let selections = PublishSubject<Int>()
     /// The last selected index, for ``MarkerSelection/previousIndex``.
     let previousIndex = Mutex<Int?>(nil)
+    /// The id of the store last selected (the camera's), for a reload.
+    let selectedStoreId = Mutex<String?>(nil)
+    /// At a reload that keeps the store on the map: its new index, which
+    /// seeds distinct without moving the camera; taken by the first selection.
+    private let seed: Mutex<Int?>
 
-    init(stores: some StoreDirectory, layout: CarouselLayout) {
+    init(stores: some StoreDirectory, layout: CarouselLayout, keeping kept: (index: Int, storeId: String)? = nil) {
         self.stores = stores
         self.count = stores.count
         self.layout = layout
+        seed = Mutex(kept?.index)
+        selectedStoreId.withLock { $0 = kept?.storeId }
+    }
+
+    /// Whether `index` is the kept store's seed (consumed by this call).
+    func absorbsSeed(_ index: Int) -> Bool {
+        seed.withLock { seed in
+            defer { seed = nil }
+            return seed == index
+        }
     }
 }

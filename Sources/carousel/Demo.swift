@@ -2,6 +2,7 @@ import ArgumentParser
 import CarouselEngine
 import Foundation
 import MapSync
+import MapSyncCatalog
 import StoreCatalog
 
 extension Carousel {

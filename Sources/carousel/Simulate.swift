@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MapSync
+import MapSyncCatalog
 
 extension Carousel {
     /// `carousel simulate`: a scroll script's map-target timeline (SPEC §8, §9).

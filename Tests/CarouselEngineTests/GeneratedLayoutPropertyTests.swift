@@ -25,3 +25,37 @@ struct GeneratedLayoutPropertyTests {
         }
     }
 }
+
+extension GeneratedLayoutPropertyTests {
+    @Test func aLoopJumpLandsInsideThePaddingOnATwinShowingTheSameStore() throws {
+        let input = zip(LayoutGen.layout(loop: true), Gen.double(in: 0...1))
+        try LayoutGen.check(input, seed: 0x100F) { value, context in
+            let (layout, position) = value
+            let loop = try #require(layout.loop, "\(context)")
+            let offset = position * layout.maxOffset
+            let band = layout.rest(loop.padding - 1)...layout.rest(loop.dataCount + loop.padding)
+            guard let target = layout.loopJumpTarget(for: offset) else {
+                #expect(band.contains(offset), "\(context): \(offset) outside \(band) but no jump")
+                return
+            }
+            #expect(!band.contains(offset), "\(context): \(offset) inside \(band) yet jumped")
+            // Within one ulp-scaled tolerance: the jump is a whole number of periods.
+            let tolerance = 1e-9 * max(1, layout.maxOffset)
+            #expect(band.lowerBound - tolerance <= target && target <= band.upperBound + tolerance, "\(context): \(target)")
+            let periods = (target - offset) / (Double(loop.dataCount) * layout.page)
+            #expect(abs(periods - periods.rounded()) < 1e-9, "\(context): \(periods) periods")
+            #expect(layout.focusedDataIndex(at: target) == layout.focusedDataIndex(at: offset), "\(context)")
+        }
+    }
+
+    @Test func aCarouselWithEndsNeverJumps() throws {
+        let input = zip(LayoutGen.layout(loop: false), Gen.double(in: -2...3))
+        LayoutGen.check(input, seed: 0xE7D5) { value, context in
+            let (layout, position) = value
+            #expect(layout.loopJumpTarget(for: position * layout.maxOffset) == nil, "\(context)")
+        }
+        let looping = try CarouselLayout(viewport: 390, itemLength: .points(300), dataCount: 3, loop: true)
+        #expect(looping.loopJumpTarget(for: .nan) == nil)
+        #expect(looping.loopJumpTarget(for: .infinity) == nil)
+    }
+}
