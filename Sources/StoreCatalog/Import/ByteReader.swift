@@ -18,6 +18,8 @@ package struct ByteReader {
     private let file: OpenFile
     private var position = 0
     private var count = 0
+    /// The bytes of the chunks before the current one.
+    private var chunkStart = 0
     private var reachedEnd = false
 
     /// Opens `path` for reading; `chunkSize` is injectable so tests can prove
@@ -31,6 +33,10 @@ package struct ByteReader {
         }
         file = OpenFile(descriptor: descriptor, chunkSize: chunkSize)
     }
+
+    /// The number of bytes consumed since the start of the file: where the
+    /// next byte is, for error positions.
+    package var offset: Int { chunkStart + position }
 
     /// The next byte without consuming it, or nil at the end of the file.
     @inline(__always)
@@ -105,6 +111,7 @@ package struct ByteReader {
         guard position >= count else { return true }
         if reachedEnd { return false }
         let read = try readChunk(into: file.buffer, capacity: file.chunkSize)
+        chunkStart += count
         position = 0
         count = read
         reachedEnd = read == 0

@@ -46,7 +46,7 @@ package struct GeoJSONStoreRowReader: StoreRowReader {
             // After the array: the collection's remaining members, then nothing.
             finished = true
             if try enterFeatures() {
-                throw JSONTokenizer.Failure.syntax(line: tokenizer.line, reason: "a second 'features' member")
+                throw JSONTokenizer.Failure.syntax(line: tokenizer.line, column: tokenizer.column, reason: "a second 'features' member")
             }
             let after = try tokenizer.skipWhitespace()
             guard after == nil else { throw tokenizer.unexpected(after, expected: "nothing after the FeatureCollection") }

@@ -44,9 +44,14 @@ package struct JSONStoreRowReader: StoreRowReader {
         }
         guard layout == .array else { return }
         guard first == UInt8(ascii: "[") else {
-            throw .syntax(line: tokenizer.line, reason: first == UInt8(ascii: "{")
-                ? "expected a JSON array of store objects, found an object (GeoJSON is --format geojson, one object per line is jsonl)"
-                : "expected a JSON array of store objects")
+            guard first == UInt8(ascii: "{") else {
+                throw .syntax(line: tokenizer.line, column: tokenizer.column, reason: "expected a JSON array of store objects")
+            }
+            // An object: a GeoJSON FeatureCollection or JSON Lines, most likely.
+            throw .file(ImportFileError(
+                path: path, line: tokenizer.line, column: tokenizer.column,
+                reason: "malformed JSON: expected a JSON array of store objects, found an object",
+                likelyFormat: .geojson))
         }
         try tokenizer.expect(first, "'['")
     }
@@ -85,10 +90,10 @@ package struct JSONStoreRowReader: StoreRowReader {
                 throw tokenizer.unexpected(after, expected: "the end of the line after the object")
             }
             return row
-        } catch .syntax(let line, let reason) {
+        } catch .syntax(let line, let column, let reason) {
             // JSON Lines resynchronises at the next line.
             try tokenizer.skipLine()
-            return .invalid([ImportIssue(line: line, column: nil, reason: "malformed JSON: \(reason)")])
+            return .invalid([ImportIssue(line: line, column: nil, reason: "malformed JSON at column \(column): \(reason)")])
         }
     }
 

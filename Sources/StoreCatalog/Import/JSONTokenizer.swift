@@ -4,8 +4,8 @@
 package struct JSONTokenizer {
     /// Why reading stopped.
     package enum Failure: Error {
-        /// The text is not JSON at `line`.
-        case syntax(line: Int, reason: String)
+        /// The text is not JSON at `line` and `column` (1-based bytes).
+        case syntax(line: Int, column: Int, reason: String)
         /// The file could not be read.
         case file(ImportFileError)
     }
@@ -18,6 +18,10 @@ package struct JSONTokenizer {
     private var reader: ByteReader
     /// The line of the next byte.
     package private(set) var line = 1
+    /// The file offset of the current line's first byte.
+    private var lineStart = 0
+    /// The column of the next byte: 1-based, in bytes from the line's start.
+    package var column: Int { reader.offset - lineStart + 1 }
     /// JSON Lines: a line break ends a value. Whitespace skipping stops at LF
     /// and a value still open there is malformed, so the next line can start
     /// afresh.
@@ -51,6 +55,7 @@ package struct JSONTokenizer {
             case UInt8(ascii: "\n"):
                 if stopsAtLineBreaks && !acrossLines { return byte }
                 line += 1
+                lineStart = reader.offset + 1
             case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r"):
                 break
             default:
@@ -83,6 +88,7 @@ package struct JSONTokenizer {
             advance()
             if byte == UInt8(ascii: "\n") {
                 line += 1
+                lineStart = reader.offset
                 return
             }
         }
@@ -90,7 +96,7 @@ package struct JSONTokenizer {
 
     /// The failure for finding `byte` where `expected` should be.
     package func unexpected(_ byte: UInt8?, expected: String) -> Failure {
-        .syntax(line: line, reason: "expected \(expected), found \(Self.describe(byte))")
+        .syntax(line: line, column: column, reason: "expected \(expected), found \(Self.describe(byte))")
     }
 
     private static func describe(_ byte: UInt8?) -> String {
@@ -167,7 +173,7 @@ package struct JSONTokenizer {
     /// Copies the next value as compact JSON text (see `readValue`).
     private mutating func capture(into fields: inout RawFields, depth: Int) throws(Failure) {
         guard depth < Self.maximumDepth else {
-            throw .syntax(line: line, reason: "nesting deeper than \(Self.maximumDepth) levels")
+            throw .syntax(line: line, column: column, reason: "nesting deeper than \(Self.maximumDepth) levels")
         }
         switch try skipWhitespace() {
         case UInt8(ascii: "{"):
@@ -301,7 +307,7 @@ package struct JSONTokenizer {
             guard let scalar else { throw loneSurrogate() }
             for unit in UTF8.encode(scalar)! { fields.append(unit) }
         default:
-            throw .syntax(line: line, reason: "invalid escape '\\\(Character(Unicode.Scalar(byte)))' in a string")
+            throw .syntax(line: line, column: column, reason: "invalid escape '\\\(Character(Unicode.Scalar(byte)))' in a string")
         }
     }
 
@@ -372,17 +378,17 @@ package struct JSONTokenizer {
     // MARK: Failures and classes
 
     private func unterminatedString() -> Failure {
-        .syntax(line: line, reason: "unterminated string: the file ends before its closing quote")
+        .syntax(line: line, column: column, reason: "unterminated string: the file ends before its closing quote")
     }
 
     private func controlCharacter(_ byte: UInt8) -> Failure {
-        .syntax(line: line, reason: byte == UInt8(ascii: "\n")
+        .syntax(line: line, column: column, reason: byte == UInt8(ascii: "\n")
             ? "line break inside a string: write it as \\n"
             : "control character \(Self.describe(byte)) inside a string: escape it")
     }
 
     private func loneSurrogate() -> Failure {
-        .syntax(line: line, reason: "lone UTF-16 surrogate in a \\u escape: characters above U+FFFF need a \\uD8xx\\uDCxx pair")
+        .syntax(line: line, column: column, reason: "lone UTF-16 surrogate in a \\u escape: characters above U+FFFF need a \\uD8xx\\uDCxx pair")
     }
 
     @inline(__always)
@@ -405,7 +411,8 @@ extension JSONTokenizer.Failure {
     /// error cannot be stepped over, it stops the import with its line.
     package func fileError(path: String) -> ImportFileError {
         switch self {
-        case .syntax(let line, let reason): ImportFileError(path: path, line: line, reason: "malformed JSON: \(reason)")
+        case .syntax(let line, let column, let reason):
+            ImportFileError(path: path, line: line, column: column, reason: "malformed JSON: \(reason)")
         case .file(let error): error
         }
     }
