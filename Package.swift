@@ -1,7 +1,7 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
-// Module map (SPEC §3): one direction of dependency.
+// Module map: one direction of dependency.
 //
 //   StoreCatalog   — stores, lists, import, spatial queries (GRDB, system libsqlite3)
 //   CarouselEngine — pure math: layout, snapping, physics, visibility, focus, looping
@@ -37,7 +37,7 @@ let package = Package(
             name: "StoreCatalog",
             dependencies: [.product(name: "GRDB", package: "GRDB.swift")],
             // The schema's SQL, compiled into the binary so that it migrates
-            // a database from any directory, copied anywhere (SPEC §3).
+            // a database from any directory, copied anywhere.
             // `Sources/StoreCatalog/Migrations` links to the top-level
             // `Migrations/`, the single source of truth.
             resources: [.embedInCode("Migrations")]

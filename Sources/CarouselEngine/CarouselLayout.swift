@@ -1,6 +1,6 @@
 /// A carousel's validated geometry and scrolling rules: everything needed to
 /// say where items rest, which one is focused, what is visible and where a
-/// fling ends (SPEC §4).
+/// fling ends.
 ///
 /// Coordinates run along ``axis`` only. With `W` the viewport, `w` the item
 /// length, `s` the spacing and `page = w + s`, item `i` rests (sits at the
@@ -33,7 +33,7 @@ public struct CarouselLayout: Hashable, Sendable {
     public let deceleration: Deceleration
     /// Whether drags move the content (false for the `none` behaviour).
     public let isScrollEnabled: Bool
-    /// The scale of an item with nothing visible (seed 002: 0.7).
+    /// The scale of an item with nothing visible (0.7 in the visibleItemsInvalidationHandler article).
     public let minScale: Double
     /// The duration of an animated scroll, in ms.
     public let animationMs: Double
@@ -44,7 +44,7 @@ public struct CarouselLayout: Hashable, Sendable {
     ///
     /// - Parameters:
     ///   - loop: lay out `loopPadding` copies at each end and jump between
-    ///     twins (seed 003). Ignored when `dataCount` is 0.
+    ///     twins (the infinite-banner article's silent jump). Ignored when `dataCount` is 0.
     ///   - loopPadding: the copies `k` at each end; at least 1.
     public init(
         axis: Axis = .horizontal,
@@ -145,7 +145,7 @@ extension CarouselLayout {
 
     /// The focused item at `offset`: the one whose anchor is nearest the
     /// viewport's, `clamp(round(offset / page), 0, itemCount − 1)`; nil when
-    /// empty. Never "the last visible item" (seed 002's off-by-one).
+    /// empty. Never "the last visible item" (the visibleItemsInvalidationHandler article's off-by-one when neighbours peek).
     public func focusedItem(at offset: Double) -> Int? {
         itemCount == 0 ? nil : clampedItem(offset / page)
     }

@@ -1,4 +1,4 @@
-/// Where the map camera goes: centred on a store, at a zoom level (seed 002:
+/// Where the map camera goes: centred on a store, at a zoom level (as the visibleItemsInvalidationHandler article:
 /// `latitude = store.y`, `longitude = store.x`).
 public struct CameraPosition: Hashable, Sendable {
     /// The store's position in the list (its data index in the carousel).

@@ -2,7 +2,7 @@ import CarouselEngine
 import Observables
 import Synchronization
 
-/// The map-sync view model (SPEC §5): turns the carousel's frames into map
+/// The map-sync view model: turns the carousel's frames into map
 /// camera moves and marker selections, and marker taps into carousel scrolls.
 ///
 /// ```
@@ -14,7 +14,7 @@ import Synchronization
 /// ```
 ///
 /// - Every frame reports its focused index, changed or not, as
-///   `visibleItemsInvalidationHandler` fires on every layout pass (seed 002);
+///   `visibleItemsInvalidationHandler` fires on every layout pass (the visibleItemsInvalidationHandler article);
 ///   so the camera moves `debounceMs` after the carousel's last frame, never
 ///   while it still moves.
 /// - Debounce first, then distinct: A→B→A within the window emits nothing.
@@ -31,7 +31,7 @@ import Synchronization
 /// runs the debounce timer (the scheduler's: the main queue for
 /// `RealTimeScheduler.main`). Safe to call from several threads.
 public final class MapSyncViewModel: Sendable {
-    /// The silence after the carousel's last frame before the map follows (seed 002: 250 ms).
+    /// The silence after the carousel's last frame before the map follows (250 ms, as the visibleItemsInvalidationHandler article's relay debounces).
     public static let defaultDebounceMs: Milliseconds = 250
     /// The camera zoom level when none is given.
     public static let defaultZoom = 16.0

@@ -6,7 +6,7 @@ import MapSyncCatalog
 import StoreCatalog
 
 extension Carousel {
-    /// `carousel demo`: the main job on the embedded sample data, no setup (SPEC §8).
+    /// `carousel demo`: the main job on the embedded sample data, no setup.
     struct Demo: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "demo",

@@ -6,7 +6,7 @@ import MapSyncCatalog
 import StoreCatalog
 
 extension Carousel {
-    /// `carousel focus`: the focused store at an offset, or after a scroll script (SPEC §8).
+    /// `carousel focus`: the focused store at an offset, or after a scroll script.
     struct Focus: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "focus",

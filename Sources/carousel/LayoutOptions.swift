@@ -1,7 +1,7 @@
 import ArgumentParser
 import CarouselEngine
 
-/// The LAYOUT flags (SPEC §8), shared by `snap`, `focus` and `simulate`.
+/// The layout flags, shared by `snap`, `focus` and `simulate`.
 ///
 /// Every engine flag is optional so it can be laid over a script's `layout`
 /// object (``applied(to:)``); unset flags fall back to ``LayoutSpec``'s
@@ -63,7 +63,7 @@ struct LayoutOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: "Map sync: camera zoom level (default 16).")
     var zoom: Double?
 
-    /// Map sync's debounce when `--debounce-ms` is not given (seed 002).
+    /// Map sync's debounce when `--debounce-ms` is not given.
     static let defaultDebounceMs = 250.0
     /// The camera zoom when `--zoom` is not given.
     static let defaultZoom = 16.0

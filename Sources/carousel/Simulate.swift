@@ -4,7 +4,7 @@ import MapSync
 import MapSyncCatalog
 
 extension Carousel {
-    /// `carousel simulate`: a scroll script's map-target timeline (SPEC §8, §9).
+    /// `carousel simulate`: a scroll script's map-target timeline.
     struct Simulate: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "simulate",

@@ -2,7 +2,7 @@ import ArgumentParser
 import CarouselEngine
 
 extension Carousel {
-    /// `carousel snap`: where a release comes to rest (SPEC §4, §8).
+    /// `carousel snap`: where a release comes to rest.
     struct Snap: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "snap",

@@ -2,7 +2,7 @@ import Foundation
 import StoreCatalog
 
 /// Stores as every command prints them: a JSON array, one store per line
-/// (SPEC §8: `{"id","name","latitude","longitude"}`, then address, category
+/// (`{"id","name","latitude","longitude"}`, then address, category
 /// and phone when present, attributes when any, distanceMeters for a
 /// distance search), or a text table.
 struct StoreOutput {
@@ -70,7 +70,7 @@ struct StoreOutput {
     }
 
     /// `text` as a JSON string literal, for the hand-written documents
-    /// (their keys in the order SPEC §8 gives them).
+    /// (their keys in the order the README documents).
     static func quoted(_ text: String) -> String {
         var literal = ""
         AttributesJSON.appendQuoted(text, to: &literal)

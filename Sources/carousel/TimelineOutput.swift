@@ -3,7 +3,7 @@ import MapSync
 import StoreCatalog
 
 /// A simulation's timeline as `simulate` and `demo` print it: JSON Lines
-/// exactly as SPEC §8 (keys in the documented order), or a table a person
+/// exactly as the README documents it (keys in that order), or a table a person
 /// can follow, with each store's name.
 struct TimelineOutput {
     let timeline: [TimelineEntry]

@@ -3,7 +3,7 @@ import Foundation
 import MapSync
 import Testing
 
-/// Reading scroll scripts (SPEC §9): the documented example, defaults, and
+/// Reading scroll scripts: the documented example, defaults, and
 /// errors that name the event and leave nothing simulated.
 @Suite struct ScrollScriptTests {
     private func script(_ json: String) throws(ScrollScriptError) -> ScrollScript {

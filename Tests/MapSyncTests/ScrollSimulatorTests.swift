@@ -47,7 +47,7 @@ import TestSupport
     }
 
     @Test func aFlingThatReversesAnimatesToItsTargetAsSeed004() throws {
-        // Seed 004: 540-pt vertical pages. From card 3 the finger drags
+        // The Instagram-paging article: 540-pt vertical pages. From card 3 the finger drags
         // +300 pt but lifts moving back (−0.1 pt/ms): p = 1920 − 9.9 = 1910.1
         // → card 4 lies against the velocity, so stop and animate for 300 ms.
         let spec = LayoutSpec(

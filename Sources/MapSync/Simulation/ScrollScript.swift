@@ -1,7 +1,7 @@
 import CarouselEngine
 import Observables
 
-/// A scripted carousel gesture session (SPEC §9): a layout, the card to
+/// A scripted carousel gesture session: a layout, the card to
 /// start on, and timed events — drags, raw offsets, programmatic scrolls,
 /// marker taps — replayed in virtual time by ``ScrollSimulator``.
 ///
@@ -44,7 +44,7 @@ public struct ScrollScript: Hashable, Sendable {
         case offset(Double)
         /// A programmatic scroll to a store's card, animated or at once.
         case scrollTo(Int, animated: Bool)
-        /// The user taps a store's marker on the map (SPEC §5).
+        /// The user taps a store's marker on the map.
         case tapMarker(Int)
         /// The input completes: a pending debounced value is emitted now.
         case end

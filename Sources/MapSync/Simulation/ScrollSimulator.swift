@@ -1,13 +1,13 @@
 import CarouselEngine
 import Observables
 
-/// Replays a ``ScrollScript`` in virtual time (SPEC §9): script events drive
+/// Replays a ``ScrollScript`` in virtual time: script events drive
 /// a `CarouselScroller`, its frames (every `frameMs`) feed a
 /// ``MapSyncViewModel`` on a `VirtualTimeScheduler`, and what comes out is
 /// the timeline of camera moves and marker selections.
 ///
 /// Events, drag steps and frames run on the scheduler's input lane, so a
-/// debounce timer falling due at the same instant sees them first (SPEC §5).
+/// debounce timer falling due at the same instant sees them first (an input at T before a timer due at T).
 /// At one instant, script events come in list order and the frame showing
 /// their net effect follows them.
 public struct ScrollSimulator: Sendable {

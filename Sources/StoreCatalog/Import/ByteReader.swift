@@ -5,7 +5,7 @@ import Foundation
 ///
 /// The file is read in chunks of `chunkSize` bytes with `read(2)` into one
 /// buffer that is reused for the whole file, so memory stays the same whatever
-/// the file's size (SPEC §10: "stream, never load the file whole"). Parsers
+/// the file's size (an import streams, never loads the file whole). Parsers
 /// pull bytes one at a time through `peek()`/`advance()`; both inline down to
 /// a bounds check and a load.
 package struct ByteReader {

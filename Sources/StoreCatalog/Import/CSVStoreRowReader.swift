@@ -1,4 +1,4 @@
-/// Streams the stores of a CSV or TSV file with a header row (SPEC §6).
+/// Streams the stores of a CSV or TSV file with a header row (RFC 4180 quoting).
 package struct CSVStoreRowReader: StoreRowReader {
     private var parser: CSVRowParser
     private let layout: ColumnLayout

@@ -37,7 +37,7 @@ package struct ColumnLayout: Sendable {
             guard !header.isEmpty else { throw .unnamed(column: column + 1) }
             guard seen.insert(header.lowercased()).inserted else { throw .duplicate(header) }
             guard let (field, rank) = StoreField.matching(header), !excluded.contains(field) else { continue }
-            // The first alias in alias order wins (SPEC §6), wherever it stands.
+            // The first alias in alias order wins, wherever it stands in the header.
             if rank < bestRank[field.rawValue] {
                 bestRank[field.rawValue] = rank
                 fieldColumns[field.rawValue] = column

@@ -6,7 +6,7 @@ package enum HeaderName {
         header.trimmingUnicodeScalars { $0.properties.isWhitespace || $0 == "\u{FEFF}" }
     }
 
-    /// The header for matching: cleaned, then lowercased (SPEC §6:
+    /// The header for matching: cleaned, then lowercased (the catalog's rule:
     /// case-insensitive), so `Latitude`, `LAT` and `lat` are one column.
     package static func folded(_ header: String) -> String {
         cleaned(header).lowercased()

@@ -1,5 +1,5 @@
 /// Streams the stores of a JSON array of objects or of JSON Lines (one
-/// object per line) — SPEC §6.
+/// object per line).
 package struct JSONStoreRowReader: StoreRowReader {
     /// How the objects are laid out in the file.
     package enum Layout: Sendable {

@@ -70,7 +70,7 @@ extension RawFields: Equatable {
 }
 
 extension RawFields {
-    /// `range` of `bytes` without surrounding whitespace (SPEC §6 trims every
+    /// `range` of `bytes` without surrounding whitespace (the catalog trims every
     /// value): ASCII space, tab, CR, LF, VT, FF, and the no-break (U+00A0),
     /// ideographic (U+3000) and zero-width no-break (U+FEFF) spaces that
     /// spreadsheets and Korean public data leave around values.

@@ -1,5 +1,5 @@
 /// A named field of `Store` that an input column can feed, with the header
-/// aliases that name it (SPEC §6).
+/// aliases that name it.
 package enum StoreField: Int, CaseIterable, Sendable {
     case id, name, latitude, longitude, address, category, phone
 
@@ -7,7 +7,7 @@ package enum StoreField: Int, CaseIterable, Sendable {
     /// when several are present the first in this order wins and the others
     /// stay attributes.
     ///
-    /// `x` is the longitude and `y` the latitude: seed 002 moves the camera to
+    /// `x` is the longitude and `y` the latitude: the visibleItemsInvalidationHandler article moves the camera to
     /// `(store.y, store.x)` as (latitude, longitude). The Korean names are the
     /// headers of the public small-business store data (상가(상권)정보).
     package var aliases: [String] {

@@ -7,7 +7,7 @@ import Foundation
 // the row. The importer (which owns the database) decides what to do with
 // them: all-or-nothing, `--skip-invalid`, duplicate ids across rows.
 
-/// The input formats of an import (SPEC §6).
+/// The input formats of an import.
 public enum ImportFormat: String, CaseIterable, Sendable, Codable {
     case csv, tsv, json, jsonl, geojson
 

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Opens `url` for streaming as `format`: rows come out validated, one at a
-/// time, and the file is never loaded whole (SPEC §6, §10).
+/// time, and the file is never loaded whole (memory stays flat with its size).
 ///
 /// Fails before any row when the file as a whole cannot be read as stores:
 /// missing or unreadable, empty, a required column missing from the header,

@@ -1,5 +1,5 @@
 /// Turns the raw fields of one row into a `Store`, or into every problem of
-/// the row (SPEC §6): one issue per bad field, so a user fixes a row once.
+/// the row: one issue per bad field, so a user fixes a row once.
 package enum StoreRowValidator {
     /// Validates `row` read through `layout`.
     ///
@@ -87,7 +87,7 @@ package enum StoreRowValidator {
 
             let id = requiredText(.id)
             let name = requiredText(.name)
-            // Seed 002: latitude = store.y, longitude = store.x; WGS 84 ranges.
+            // As the visibleItemsInvalidationHandler article: latitude = store.y, longitude = store.x; WGS 84 ranges.
             let latitude = checksCoordinates ? coordinate(.latitude, limit: 90) : nil
             let longitude = checksCoordinates ? coordinate(.longitude, limit: 180) : nil
             let address = optionalText(.address)

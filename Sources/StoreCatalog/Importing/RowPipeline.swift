@@ -1,7 +1,7 @@
 import Foundation
 
 /// Reads, validates and stages an import's rows on a second thread while
-/// the calling thread writes them to SQLite (SPEC §10): reading and checking
+/// the calling thread writes them to SQLite (the import benchmark's target, BENCHMARKS.md): reading and checking
 /// the GeoNames file is over a third of the import's CPU time, and runs
 /// entirely alongside the SQLite work on a second core.
 ///
