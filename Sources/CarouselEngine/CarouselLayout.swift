@@ -43,9 +43,22 @@ public struct CarouselLayout: Hashable, Sendable {
     /// Validates and builds a layout.
     ///
     /// - Parameters:
+    ///   - axis: the scroll axis.
+    ///   - viewport: the viewport length `W`; finite and > 0.
+    ///   - itemLength: the item length `w`, in points or as a fraction of `W`.
+    ///   - spacing: the spacing `s` between items; ≥ 0.
+    ///   - sectionInset: the inset before the first item (`leading` alignment); ≥ 0.
+    ///   - alignment: the snap anchor.
+    ///   - dataCount: the number of data items `n`; ≥ 0 (0 is an empty carousel).
     ///   - loop: lay out `loopPadding` copies at each end and jump between
     ///     twins (the infinite-banner article's silent jump). Ignored when `dataCount` is 0.
     ///   - loopPadding: the copies `k` at each end; at least 1.
+    ///   - snap: how a release picks its resting place.
+    ///   - deceleration: how quickly flings slow down.
+    ///   - isScrollEnabled: whether drags move the content.
+    ///   - minScale: the scale of an item with nothing visible, in [0, 1].
+    ///   - animationMs: the duration of animated scrolls; ≥ 0.
+    ///   - frameMs: the interval between frames; finite and ≥ 1.
     public init(
         axis: Axis = .horizontal,
         viewport: Double,

@@ -15,13 +15,13 @@ extension MapSyncViewModel {
     ///   when it grew, backward when it shrank (the usual "last offset against
     ///   the current one" of a scroll view delegate);
     /// - in loop mode, an offset past the padding is moved to its twin by
-    ///   ``CarouselLayout/loopJumpTarget(for:)``: the frame's
-    ///   ``Frame/jump`` is set and its ``Frame/offset`` is where the app must
+    ///   `CarouselLayout.loopJumpTarget(for:)`: the frame's
+    ///   `Frame.jump` is set and its `Frame.offset` is where the app must
     ///   put the scroll view now, without animation. The focused store does
     ///   not change across a jump, and the next report from there is not a
     ///   move.
     ///
-    /// The frame's time is the scheduler's `now`. Its ``Frame/isSettled`` is
+    /// The frame's time is the scheduler's `now`. Its `Frame.isSettled` is
     /// false: an offset alone cannot tell a resting carousel from a moving
     /// one, and nothing in the view model reads it.
     ///

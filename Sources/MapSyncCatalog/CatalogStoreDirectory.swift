@@ -36,7 +36,7 @@ public struct CatalogStoreDirectory: StoreDirectory {
     }
 
     /// The position of store `id` in the list, or nil: one query over the
-    /// list's items, for ``MapSyncViewModel/reload(_:layout:keepingFocusOn:)``.
+    /// list's items, for `MapSyncViewModel.reload(_:layout:keepingFocusOn:)`.
     public func index(ofStore id: String) throws -> Int? {
         try catalog.position(ofStore: id, inList: list)
     }

@@ -2,6 +2,7 @@ import CarouselEngine
 import MapSync
 import Observables
 import ObservablesTesting
+import Synchronization
 import Testing
 
 /// The entry points an app calls: raw scroll offsets, reloads that keep the
@@ -162,4 +163,33 @@ import Testing
         }
         expectEvents(map.events, selection(0, 0, previous: nil, in: stores))
     }
+}
+
+
+/// The example of the "Testing a carousel with virtual time" article, as written there.
+@Test func theCameraFollowsTheCarousel250MsAfterItsLastFrame() throws {
+    let scheduler = VirtualTimeScheduler()
+    let viewModel = MapSyncViewModel(scheduler: scheduler, debounceMs: 250)
+    let stores = InMemoryStoreDirectory([
+        StorePin(id: "a", latitude: 37.50, longitude: 127.00),
+        StorePin(id: "b", latitude: 37.51, longitude: 127.01),
+    ])
+    let layout = try LayoutSpec().layout(dataCount: stores.count)
+
+    let cameras = Mutex<[(time: Double, store: String)]>([])
+    _ = viewModel.camera.subscribe(onNext: { camera in
+        cameras.withLock { $0.append((scheduler.now, camera.storeId)) }
+    })
+    try viewModel.load(stores, layout: layout)          // store a at t = 0, at once
+
+    // The user drags to card b: frames every 16 ms until t = 160.
+    for (step, time) in stride(from: 16.0, through: 160, by: 16).enumerated() {
+        let offset = layout.rest(1) * Double(step + 1) / 10
+        _ = scheduler.schedule(at: time, lane: .input) { _ = try? viewModel.scrolled(to: offset) }
+    }
+    scheduler.run()
+
+    let seen = cameras.withLock { $0 }
+    #expect(seen.map(\.store) == ["a", "b"])
+    #expect(seen.last?.time == 410)   // 160 + 250: exactly 250 ms after the last frame
 }

@@ -34,8 +34,10 @@ public struct ScrollSimulator: Sendable {
     /// Runs the script: until its `end` event or until nothing is pending,
     /// or only up to `time` if given.
     ///
-    /// - Parameter trace: also record frames, releases, loop jumps and
-    ///   commanded scrolls.
+    /// - Parameters:
+    ///   - trace: also record frames, releases, loop jumps and commanded
+    ///     scrolls.
+    ///   - time: stop the run at this time instead of the script's end.
     /// - Throws: a store lookup's error.
     public func run(trace: Bool = false, until time: Milliseconds? = nil) throws -> Simulation {
         let run = try SimulationRun(
