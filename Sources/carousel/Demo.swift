@@ -51,7 +51,7 @@ extension Carousel {
 
             let script = try ScrollScript(json: Data(PackageResources.demo_json))
             let stores = try CatalogStoreDirectory(catalog: catalog, list: Self.listName)
-            let simulation = try ScrollSimulator(script: script, stores: stores).run(trace: trace)
+            let simulation = try ScrollSimulation(script: script, stores: stores).run(trace: trace)
             let output = TimelineOutput(timeline: simulation.timeline) { try stores.store(at: $0).name }
             if json {
                 print(output.jsonLines())

@@ -65,10 +65,10 @@ extension Carousel {
         /// Runs `script` over `stores`; a script error names its file.
         static func simulate(
             _ script: ScrollScript, stores: some StoreDirectory, trace: Bool, until time: Double? = nil, source: String
-        ) throws -> Simulation {
-            let simulator: ScrollSimulator
+        ) throws -> ScrollSimulation.Outcome {
+            let simulator: ScrollSimulation
             do {
-                simulator = try ScrollSimulator(script: script, stores: stores)
+                simulator = try ScrollSimulation(script: script, stores: stores)
             } catch {
                 throw CLIError("\(source): \(error)")
             }

@@ -13,7 +13,7 @@ import Testing
     /// The message a script fails with, read against a list of `storeCount` stores.
     private func failure(_ json: String, storeCount: Int = 8) -> String? {
         do {
-            _ = try ScrollSimulator(script: script(json), stores: sampleStores(storeCount))
+            _ = try ScrollSimulation(script: script(json), stores: sampleStores(storeCount))
             return nil
         } catch {
             return error.description

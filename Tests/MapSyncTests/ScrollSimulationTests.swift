@@ -9,15 +9,15 @@ import TestSupport
 /// Scripts replayed end to end — scroller frames → view model → timeline —
 /// with exact expected timelines. Settle times come from the engine's own
 /// motion curves, never from a run.
-@Suite struct ScrollSimulatorTests {
+@Suite struct ScrollSimulationTests {
     let stores = sampleStores(8)
 
     private func simulate(
         _ events: [ScrollScript.Event], layout spec: LayoutSpec = LayoutSpec(), initialIndex: Int = 0,
         stores: InMemoryStoreDirectory? = nil, trace: Bool = false, until time: Milliseconds? = nil
-    ) throws -> Simulation {
+    ) throws -> ScrollSimulation.Outcome {
         let script = ScrollScript(layout: spec, initialIndex: initialIndex, events: events)
-        return try ScrollSimulator(script: script, stores: stores ?? self.stores).run(trace: trace, until: time)
+        return try ScrollSimulation(script: script, stores: stores ?? self.stores).run(trace: trace, until: time)
     }
 
     /// The first frame at or after `motion`'s end: frames fall every
@@ -151,7 +151,7 @@ import TestSupport
 
     @Test func aFailingLookupFailsTheRun() throws {
         let script = ScrollScript(events: [.init(at: 0, .offset(312))])
-        let simulator = try ScrollSimulator(script: script, stores: FailingStoreDirectory(count: 3))
+        let simulator = try ScrollSimulation(script: script, stores: FailingStoreDirectory(count: 3))
         #expect(throws: FailingStoreDirectory.Failure()) { try simulator.run() }
     }
 

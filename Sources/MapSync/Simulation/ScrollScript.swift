@@ -3,7 +3,7 @@ import Observables
 
 /// A scripted carousel gesture session: a layout, the card to
 /// start on, and timed events — drags, raw offsets, programmatic scrolls,
-/// marker taps — replayed in virtual time by ``ScrollSimulator``.
+/// marker taps — replayed in virtual time by ``ScrollSimulation``.
 ///
 /// Read one from JSON with ``init(json:)``:
 ///

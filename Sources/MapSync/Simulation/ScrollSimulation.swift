@@ -10,7 +10,7 @@ import Observables
 /// debounce timer falling due at the same instant sees them first (an input at T before a timer due at T).
 /// At one instant, script events come in list order and the frame showing
 /// their net effect follows them.
-public struct ScrollSimulator: Sendable {
+public struct ScrollSimulation: Sendable {
     /// The script, validated against the store list.
     public let script: ScrollScript
     /// The layout resolved for the list.
@@ -39,8 +39,8 @@ public struct ScrollSimulator: Sendable {
     ///     scrolls.
     ///   - time: stop the run at this time instead of the script's end.
     /// - Throws: a store lookup's error.
-    public func run(trace: Bool = false, until time: Milliseconds? = nil) throws -> Simulation {
-        let run = try SimulationRun(
+    public func run(trace: Bool = false, until time: Milliseconds? = nil) throws -> Outcome {
+        let run = try Run(
             layout: layout, stores: stores, initialIndex: script.initialIndex, trace: trace,
             debounceMs: script.resolvedDebounceMs, zoom: script.resolvedZoom)
         return try run.play(script, until: time)
