@@ -59,3 +59,34 @@ extension GeneratedLayoutPropertyTests {
         #expect(looping.loopJumpTarget(for: .infinity) == nil)
     }
 }
+
+/// The loop jump as a scroll view's delegate sees it, on the infinite-banner
+/// article's shape: 5 cards, 2 copies at each end, page 312.
+@Suite struct LoopJumpTargetTests {
+    let layout: CarouselLayout
+
+    init() throws {
+        layout = try CarouselLayout(
+            viewport: 390, itemLength: .points(300), spacing: 12, alignment: .center, dataCount: 5, loop: true)
+    }
+
+    @Test func offsetsInsideThePaddingStayPut() {
+        for item in 1...7 {
+            #expect(layout.loopJumpTarget(for: layout.rest(item)) == nil, "item \(item)")
+        }
+    }
+
+    @Test func pastTheLastRealCardJumpsBackOnePeriodToTheTwin() throws {
+        // Past rest(n + k) = rest(7) = 2184: back by 5 · 312 = 1560.
+        let target = try #require(layout.loopJumpTarget(for: 2184.5))
+        #expect(target == 624.5)
+        #expect(layout.focusedDataIndex(at: target) == layout.focusedDataIndex(at: 2184.5))
+    }
+
+    @Test func beforeTheFirstRealCardJumpsForwardOnePeriod() throws {
+        // Below rest(k − 1) = rest(1) = 312: forward by 1560.
+        let target = try #require(layout.loopJumpTarget(for: 100))
+        #expect(target == 1660)
+        #expect(layout.focusedDataIndex(at: target) == layout.focusedDataIndex(at: 100))
+    }
+}
