@@ -4,17 +4,8 @@ import StoreCatalog
 /// The one place where the library's errors meet this tool's flags: the
 /// library says what went wrong in its own terms (and carries SQLite's code
 /// or the file position); here each case gets the flag or command that fixes
-/// it.
+/// it. ``ErrorReport`` takes the words from here and adds the exit status.
 enum LibraryErrorHints {
-    /// `error` as this tool says it, or nil when the library's words stand.
-    static func message(for error: any Error) -> String? {
-        switch error {
-        case let error as CatalogError: catalogMessage(error)
-        case let error as ImportFileError: fileMessage(error)
-        default: nil
-        }
-    }
-
     static func catalogMessage(_ error: CatalogError) -> String {
         switch error {
         // The database is "a carousel database" to users of this tool.
@@ -30,6 +21,9 @@ enum LibraryErrorHints {
             "\(error); fix them or use --skip-invalid"
         case .cannotOpen:
             "\(error); pass another --db"
+        case let .sqlite(_, message) where message.contains("WAL"):
+            // GRDB's words when the folder of a new database is read-only.
+            "cannot open the database: its folder must exist and be writable; pass another --db"
         case let .sqlite(code, _) where [3, 8, 14].contains(code & 0xFF):
             // SQLITE_PERM, SQLITE_READONLY, SQLITE_CANTOPEN: the file or its
             // folder (where the WAL goes) is not writable.
@@ -42,23 +36,5 @@ enum LibraryErrorHints {
     static func fileMessage(_ error: ImportFileError) -> String {
         guard error.likelyFormat != nil else { return error.description }
         return "\(error) (GeoJSON is --format geojson, one object per line is --format jsonl)"
-    }
-
-    /// `error` with its hint, as an error ArgumentParser prints on one line.
-    static func withHint(_ error: any Error) -> any Error {
-        message(for: error).map(CLIError.init) ?? error
-    }
-}
-
-extension Carousel {
-    /// ArgumentParser's `main()`, with the library's errors given this
-    /// tool's hints on the way out.
-    static func main() {
-        do {
-            var command = try parseAsRoot()
-            try command.run()
-        } catch {
-            exit(withError: LibraryErrorHints.withHint(error))
-        }
     }
 }

@@ -47,18 +47,23 @@ extension Carousel {
             print(json ? output.jsonLines() : try output.table())
         }
 
-        /// Reads the script at `path` with the LAYOUT flags laid over its layout.
+        /// Reads the script at `path` with the LAYOUT flags laid over its
+        /// layout; a file that is not JSON is reported by line and column.
         static func readScript(at path: String, layout: LayoutOptions) throws -> ScrollScript {
             let data: Data
             do {
                 data = try Data(contentsOf: URL(fileURLWithPath: path))
             } catch {
-                throw CLIError("cannot read the script \(path): \(error.localizedDescription)")
+                let report = ErrorReport(error)
+                throw CLIError("cannot read the script: \(report.message)", status: report.status)
+            }
+            if let failure = JSONSyntax.firstError(in: Array(data)) {
+                throw CLIError("\(path):\(failure.line):\(failure.column): not valid JSON: \(failure.reason)", status: .badData)
             }
             do {
                 return layout.applied(to: try ScrollScript(json: data))
             } catch {
-                throw CLIError("\(path): \(error)")
+                throw CLIError("\(path): \(error)", status: .badData)
             }
         }
 
@@ -70,7 +75,7 @@ extension Carousel {
             do {
                 simulator = try ScrollSimulation(script: script, stores: stores)
             } catch {
-                throw CLIError("\(source): \(error)")
+                throw CLIError("\(source): \(error)", status: .badData)
             }
             return try simulator.run(trace: trace, until: time)
         }
