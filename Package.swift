@@ -6,7 +6,8 @@ import PackageDescription
 //   StoreCatalog   — stores, lists, import, spatial queries (GRDB, system libsqlite3)
 //   CarouselEngine — pure math: layout, snapping, physics, visibility, focus, looping
 //   Observables    — our own lightweight observable, operators and schedulers
-//   MapSync        — the view model: focus stream → camera + marker (engine + observables)
+//   MapCamera      — pure camera framing on a Web-Mercator map (insets, fit, keep, flyTo timing)
+//   MapSync        — the view model: focus stream → camera + marker (engine + observables + camera)
 //   MapSyncCatalog — a catalog list as the view model's store directory (catalog + map sync)
 //   carousel       — the thin CLI over all of them
 //
@@ -20,6 +21,7 @@ let package = Package(
         .library(name: "StoreCatalog", targets: ["StoreCatalog"]),
         .library(name: "CarouselEngine", targets: ["CarouselEngine"]),
         .library(name: "Observables", targets: ["Observables"]),
+        .library(name: "MapCamera", targets: ["MapCamera"]),
         .library(name: "MapSync", targets: ["MapSync"]),
         .library(name: "MapSyncCatalog", targets: ["MapSyncCatalog"]),
         .executable(name: "carousel", targets: ["carousel"]),
@@ -44,14 +46,16 @@ let package = Package(
         ),
         .target(name: "CarouselEngine"),
         .target(name: "Observables"),
-        .target(name: "MapSync", dependencies: ["CarouselEngine", "Observables"]),
+        // Camera framing on a Web-Mercator map: insets, fit, keep, flyTo timing.
+        .target(name: "MapCamera"),
+        .target(name: "MapSync", dependencies: ["CarouselEngine", "Observables", "MapCamera"]),
         // The catalog as map sync's store directory: apart from both, so that
         // MapSync never links SQLite and StoreCatalog never knows map sync.
         .target(name: "MapSyncCatalog", dependencies: ["StoreCatalog", "MapSync"]),
         .executableTarget(
             name: "carousel",
             dependencies: [
-                "StoreCatalog", "CarouselEngine", "Observables", "MapSync", "MapSyncCatalog",
+                "StoreCatalog", "CarouselEngine", "Observables", "MapCamera", "MapSync", "MapSyncCatalog",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // `carousel demo`'s sample stores and scroll script, compiled in
@@ -78,12 +82,16 @@ let package = Package(
         // virtual scheduler), as RxTest is to RxSwift.
         .target(name: "ObservablesTesting", dependencies: ["Observables"], path: "Tests/ObservablesTesting"),
         .testTarget(
+            name: "MapCameraTests",
+            dependencies: ["MapCamera", "TestSupport"]
+        ),
+        .testTarget(
             name: "ObservablesTests",
             dependencies: ["Observables", "ObservablesTesting", "TestSupport"]
         ),
         .testTarget(
             name: "MapSyncTests",
-            dependencies: ["MapSync", "CarouselEngine", "Observables", "ObservablesTesting", "TestSupport"]
+            dependencies: ["MapSync", "MapCamera", "CarouselEngine", "Observables", "ObservablesTesting", "TestSupport"]
         ),
         .testTarget(
             name: "MapSyncCatalogTests",

@@ -40,6 +40,11 @@ extension MapSyncViewModel {
             index = found
             let onMap = old?.selectedStoreId.withLock { $0 } == id
             session = Session(stores: stores, layout: layout, keeping: onMap ? (found, id) : nil)
+            if onMap, let old {
+                // The map has not moved: the next camera starts from where it is.
+                let viewpoint = old.viewpoint.withLock { $0 }
+                session.viewpoint.withLock { $0 = viewpoint }
+            }
         } else {
             // The focused card's position in the old list, clamped to the new one.
             let previous = old?.layout.focusedDataIndex(at: offset) ?? 0

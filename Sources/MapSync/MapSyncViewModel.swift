@@ -1,4 +1,5 @@
 import CarouselEngine
+import MapCamera
 import Observables
 import Synchronization
 
@@ -26,6 +27,10 @@ import Synchronization
 ///   marker already selected emits nothing; the carousel still scrolls back
 ///   to its card.)
 /// - Stores are looked up only for emitted values, never per frame.
+/// - With a ``MapFraming`` (``init(scheduler:debounceMs:framing:)``) every
+///   camera is framed for the map the carousel covers and carries its
+///   transition from the previous one; in `keep` mode a store still in view
+///   emits its marker without a camera. Taps are framed the same way.
 ///
 /// Outputs are delivered synchronously on the thread that sends the input or
 /// runs the debounce timer (the scheduler's: the main queue for
@@ -38,8 +43,11 @@ public final class MapSyncViewModel: Sendable {
 
     /// The silence, in ms, after the last frame before the map follows.
     public let debounceMs: Milliseconds
-    /// The zoom level of every camera position.
+    /// The zoom level for one store: the framing's, or the camera zoom given.
     public let zoom: Double
+    /// How cameras are framed on the map; nil: centred on the store at
+    /// ``zoom``, with no padding and no transition (the visibleItemsInvalidationHandler article's).
+    public let framing: MapFraming?
     let scheduler: AnyScheduler
 
     /// Per frame, the focused data index.
@@ -69,6 +77,25 @@ public final class MapSyncViewModel: Sendable {
         self.scheduler = AnyScheduler(scheduler)
         self.debounceMs = debounceMs
         self.zoom = zoom
+        self.framing = nil
+    }
+
+    /// A view model whose cameras are framed by `framing` for the map the
+    /// carousel covers, each with its transition from the previous one.
+    ///
+    /// - Precondition: `debounceMs` is finite and ≥ 0; `framing` passes
+    ///   ``MapFraming/validate()``.
+    public init(scheduler: some Scheduler, debounceMs: Milliseconds = defaultDebounceMs, framing: MapFraming) {
+        precondition(debounceMs.isFinite && debounceMs >= 0, "debounceMs must be a finite number of ms ≥ 0, not \(debounceMs)")
+        do {
+            try framing.validate()
+        } catch {
+            preconditionFailure("invalid map framing: \(error)")
+        }
+        self.scheduler = AnyScheduler(scheduler)
+        self.debounceMs = debounceMs
+        self.zoom = framing.zoom
+        self.framing = framing
     }
 
     deinit {
@@ -78,10 +105,12 @@ public final class MapSyncViewModel: Sendable {
     // MARK: Outputs
 
     /// Where the map camera goes: debounced and distinct, plus the initial
-    /// store at load and tapped stores at once.
+    /// store at load and tapped stores at once; in `keep` framing only when
+    /// the store leaves the safe rect.
     public var camera: Observable<CameraPosition> { outputs.camera.asObservable() }
 
-    /// The marker to select (and the one to deselect), alongside each camera move.
+    /// The marker to select (and the one to deselect), alongside each camera
+    /// move — and alone when `keep` framing leaves the camera where it is.
     public var marker: Observable<MarkerSelection> { outputs.marker.asObservable() }
 
     /// The cards at every frame, not debounced: focus, direction, visible
@@ -174,7 +203,7 @@ public final class MapSyncViewModel: Sendable {
     /// The closures capture the session and the output subjects, never
     /// `self`: the view model owns the pipeline, not the other way round.
     func makePipeline(for session: Session) -> any Disposable {
-        let outputs = outputs, zoom = zoom
+        let outputs = outputs, zoom = zoom, framing = framing
         let selected = session.selections.asObservable()
             .distinctUntilChanged()
             .subscribe(
@@ -182,7 +211,7 @@ public final class MapSyncViewModel: Sendable {
                     if session.absorbsSeed(index) {
                         outputs.reselect(index, in: session)
                     } else {
-                        outputs.select(index, in: session, zoom: zoom)
+                        outputs.select(index, in: session, zoom: zoom, framing: framing)
                     }
                 },
                 onCompleted: { outputs.complete() }
@@ -203,12 +232,16 @@ struct Outputs: Sendable {
     let scroll = PublishSubject<ScrollCommand>()
 
     /// A selected index that passed distinct: looks its store up (the only
-    /// lookup of the pipeline) and emits camera, then marker. A failed lookup
-    /// ends both with the error, as an Rx source failing would.
-    func select(_ index: Int, in session: Session, zoom: Double) {
+    /// lookup of the pipeline; in `fit` mode its neighbours' too) and emits
+    /// camera, then marker. A failed lookup ends both with the error, as an
+    /// Rx source failing would.
+    func select(_ index: Int, in session: Session, zoom: Double, framing: MapFraming?) {
         let pin: StorePin
+        let move: CameraPosition?
         do {
             pin = try session.stores.pin(at: index)
+            move = try framing.map { framing throws in try session.frame(pin, at: index, with: framing) }
+                ?? CameraPosition(index: index, pin: pin, zoom: zoom)
         } catch {
             camera.onError(error)
             marker.onError(error)
@@ -219,7 +252,7 @@ struct Outputs: Sendable {
             return previous
         }
         session.selectedStoreId.withLock { $0 = pin.id }
-        camera.onNext(CameraPosition(index: index, pin: pin, zoom: zoom))
+        if let move { camera.onNext(move) }
         marker.onNext(MarkerSelection(index: index, storeId: pin.id, previousIndex: previous))
     }
 
@@ -248,6 +281,9 @@ final class Session: Sendable {
     let selections = PublishSubject<Int>()
     /// The last selected index, for ``MarkerSelection/previousIndex``.
     let previousIndex = Mutex<Int?>(nil)
+    /// Where the last emitted camera looks: what `keep` tests and the next
+    /// transition starts from; nil before the list's first camera.
+    let viewpoint = Mutex<MapViewpoint?>(nil)
     /// The id of the store last selected (the camera's), for a reload.
     let selectedStoreId = Mutex<String?>(nil)
     /// At a reload that keeps the store on the map: its new index, which
@@ -267,6 +303,27 @@ final class Session: Sendable {
         seed.withLock { seed in
             defer { seed = nil }
             return seed == index
+        }
+    }
+}
+
+extension Session {
+    /// Store `index`'s camera under `framing`, with its transition from the
+    /// last one (none for the list's first); nil when `keep` stays put.
+    func frame(_ pin: StorePin, at index: Int, with framing: MapFraming) throws -> CameraPosition? {
+        var neighbors: [MapCoordinate] = []
+        if framing.mode == .fit {
+            for other in framing.fitIndices(around: index, count: count, wrapping: layout.loop != nil) where other != index {
+                let neighbor = try stores.pin(at: other)
+                neighbors.append(MapCoordinate(latitude: neighbor.latitude, longitude: neighbor.longitude))
+            }
+        }
+        return viewpoint.withLock { viewpoint -> CameraPosition? in
+            let store = MapCoordinate(latitude: pin.latitude, longitude: pin.longitude)
+            guard let framed = framing.frame(store, fitting: neighbors, from: viewpoint) else { return nil }
+            defer { viewpoint = framed.viewpoint }
+            return CameraPosition(
+                index: index, pin: pin, framed: framed, animation: framing.transition(from: viewpoint, to: framed.viewpoint))
         }
     }
 }

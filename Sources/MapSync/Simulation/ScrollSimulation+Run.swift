@@ -1,4 +1,5 @@
 import CarouselEngine
+import MapCamera
 import Observables
 import Synchronization
 
@@ -42,12 +43,14 @@ extension ScrollSimulation {
 
         init(
             layout: CarouselLayout, stores: any StoreDirectory, initialIndex: Int,
-            trace: Bool, debounceMs: Milliseconds, zoom: Double
+            trace: Bool, debounceMs: Milliseconds, zoom: Double, framing: MapFraming? = nil
         ) throws(ScrollError) {
             self.layout = layout
             self.stores = stores
             self.trace = trace
-            viewModel = MapSyncViewModel(scheduler: scheduler, debounceMs: debounceMs, zoom: zoom)
+            let scheduler = scheduler
+            viewModel = framing.map { MapSyncViewModel(scheduler: scheduler, debounceMs: debounceMs, framing: $0) }
+                ?? MapSyncViewModel(scheduler: scheduler, debounceMs: debounceMs, zoom: zoom)
             carousel = Mutex(Carousel(scroller: try CarouselScroller(layout: layout, initialIndex: initialIndex)))
         }
 

@@ -42,7 +42,7 @@ public struct ScrollSimulation: Sendable {
     public func run(trace: Bool = false, until time: Milliseconds? = nil) throws -> Outcome {
         let run = try Run(
             layout: layout, stores: stores, initialIndex: script.initialIndex, trace: trace,
-            debounceMs: script.resolvedDebounceMs, zoom: script.resolvedZoom)
+            debounceMs: script.resolvedDebounceMs, zoom: script.resolvedZoom, framing: script.map)
         return try run.play(script, until: time)
     }
 }
