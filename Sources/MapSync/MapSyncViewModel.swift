@@ -27,7 +27,7 @@ import Synchronization
 ///   marker already selected emits nothing; the carousel still scrolls back
 ///   to its card.)
 /// - Stores are looked up only for emitted values, never per frame.
-/// - With a ``MapFraming`` (``init(scheduler:debounceMs:framing:)``) every
+/// - With a `MapFraming` (``init(scheduler:debounceMs:framing:)``) every
 ///   camera is framed for the map the carousel covers and carries its
 ///   transition from the previous one; in `keep` mode a store still in view
 ///   emits its marker without a camera. Taps are framed the same way.
@@ -84,7 +84,7 @@ public final class MapSyncViewModel: Sendable {
     /// carousel covers, each with its transition from the previous one.
     ///
     /// - Precondition: `debounceMs` is finite and ≥ 0; `framing` passes
-    ///   ``MapFraming/validate()``.
+    ///   `MapFraming/validate()`.
     public init(scheduler: some Scheduler, debounceMs: Milliseconds = defaultDebounceMs, framing: MapFraming) {
         precondition(debounceMs.isFinite && debounceMs >= 0, "debounceMs must be a finite number of ms ≥ 0, not \(debounceMs)")
         do {

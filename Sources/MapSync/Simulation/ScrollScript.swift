@@ -7,7 +7,7 @@ import Observables
 /// marker taps — replayed in virtual time by ``ScrollSimulation``.
 ///
 /// An optional `map` object frames every camera for the map the carousel
-/// covers (``MapFraming``; keys `mapWidth`, `mapHeight`, `insets`,
+/// covers (`MapFraming`; keys `mapWidth`, `mapHeight`, `insets`,
 /// `tileSize`, `framing`, `neighbors`, `fitPadding`, `keepMargin`,
 /// `minZoom`, `maxZoom`, `zoom`, `maxDurationMs`).
 ///
