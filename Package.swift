@@ -3,8 +3,9 @@ import PackageDescription
 
 // Module map: one direction of dependency.
 //
-//   StoreCatalog   — stores, lists, import, spatial queries (GRDB, system libsqlite3)
+//   StoreCatalog   — stores, lists, import, spatial queries, stored cluster indexes (GRDB, system libsqlite3)
 //   CarouselEngine — pure math: layout, snapping, physics, visibility, focus, looping
+//   Clustering     — supercluster-compatible marker clustering, pure (no SQLite)
 //   Observables    — our own lightweight observable, operators and schedulers
 //   MapCamera      — pure camera framing on a Web-Mercator map (insets, fit, keep, flyTo timing)
 //   MapSync        — the view model: focus stream → camera + marker (engine + observables + camera)
@@ -20,6 +21,7 @@ let package = Package(
     products: [
         .library(name: "StoreCatalog", targets: ["StoreCatalog"]),
         .library(name: "CarouselEngine", targets: ["CarouselEngine"]),
+        .library(name: "Clustering", targets: ["Clustering"]),
         .library(name: "Observables", targets: ["Observables"]),
         .library(name: "MapCamera", targets: ["MapCamera"]),
         .library(name: "MapSync", targets: ["MapSync"]),
@@ -37,7 +39,7 @@ let package = Package(
     targets: [
         .target(
             name: "StoreCatalog",
-            dependencies: [.product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["Clustering", .product(name: "GRDB", package: "GRDB.swift")],
             // The schema's SQL, compiled into the binary so that it migrates
             // a database from any directory, copied anywhere.
             // `Sources/StoreCatalog/Migrations` links to the top-level
@@ -45,6 +47,8 @@ let package = Package(
             resources: [.embedInCode("Migrations")]
         ),
         .target(name: "CarouselEngine"),
+        // supercluster-compatible marker clustering: pure Swift, no SQLite.
+        .target(name: "Clustering"),
         .target(name: "Observables"),
         // Camera framing on a Web-Mercator map: insets, fit, keep, flyTo timing.
         .target(name: "MapCamera"),
@@ -55,7 +59,7 @@ let package = Package(
         .executableTarget(
             name: "carousel",
             dependencies: [
-                "StoreCatalog", "CarouselEngine", "Observables", "MapCamera", "MapSync", "MapSyncCatalog",
+                "StoreCatalog", "CarouselEngine", "Observables", "MapCamera", "MapSync", "MapSyncCatalog", "Clustering",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // `carousel demo`'s sample stores and scroll script, compiled in
@@ -70,6 +74,13 @@ let package = Package(
         .testTarget(
             name: "StoreCatalogTests",
             dependencies: ["StoreCatalog", "TestSupport"]
+        ),
+        .testTarget(
+            name: "ClusteringTests",
+            dependencies: [
+                "Clustering", "TestSupport",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
         ),
         .testTarget(
             name: "CarouselEngineTests",

@@ -45,6 +45,9 @@ extension Carousel {
         @OptionGroup(title: "Map")
         var map: MapOptions
 
+        @Flag(help: "Zoom at least to the store's uncluster zoom (see `carousel clusters --uncluster-zoom`), so it is never hidden in a marker cluster.")
+        var uncluster = false
+
         @Flag(help: "Print one JSON object.")
         var json = false
 
@@ -54,7 +57,8 @@ extension Carousel {
             let framing = try MapOptions.validated(try map.applied(to: base))
             let current = try from.map { try Self.parseViewpoint($0, for: framing) }
 
-            let stores = try CatalogStoreDirectory(catalog: database.openCatalog(), list: list)
+            let catalog = try database.openCatalog()
+            let stores = try CatalogStoreDirectory(catalog: catalog, list: list)
             guard (0..<stores.count).contains(index) else {
                 throw CLIError("--index \(index) is out of range: " + (stores.count == 0
                     ? "the list '\(list)' is empty"
@@ -71,7 +75,9 @@ extension Carousel {
             let store = MapCoordinate(latitude: pin.latitude, longitude: pin.longitude)
             // nil only in keep mode with a --from camera that shows the store:
             // the camera stays where it is.
-            let move = framing.frame(store, fitting: neighbors, from: current)
+            // The clustering's zoom levels are supercluster's, as the map's.
+            let floor = uncluster ? Double(try catalog.unclusterZoom(list: list, position: index)) : nil
+            let move = framing.frame(store, fitting: neighbors, from: current, atLeastZoom: floor)
             let framed = move ?? FramedCamera(viewpoint: current!, target: store, padding: framing.insets)
             let camera = CameraPosition(
                 index: index, pin: pin, framed: framed, animation: framing.transition(from: current, to: framed.viewpoint))
