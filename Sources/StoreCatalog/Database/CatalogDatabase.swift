@@ -4,8 +4,13 @@ import GRDB
 /// Opens the SQLite connection behind a ``Catalog``: WAL for files, a private
 /// in-memory database for tests, migrated either way.
 package enum CatalogDatabase {
-    /// The most of the file mapped into memory for reading.
-    static let mmapSize = 1 << 30
+    /// The most of the file mapped into memory for reading: as much as
+    /// SQLite allows (it caps the setting at its compile-time
+    /// `SQLITE_MAX_MMAP_SIZE`, 0x7fff0000 in Debian's and the default
+    /// build). Address space only. It was 1 GiB, which a catalog of 10⁷
+    /// stores (2.16 GB) outgrows: lookups past that point went through
+    /// SQLite's 2 MB page cache, a `pread` per page (BENCHMARKS.md, scale).
+    static let mmapSize = 0x7fff_0000
 
     /// What a user calls the database in messages.
     static let inMemoryName = ":memory:"
@@ -37,8 +42,23 @@ package enum CatalogDatabase {
     package static func open(path: String) throws -> DatabaseQueue {
         var configuration = configuration
         // WAL: readers never block the writer, and a killed import leaves
-        // only an uncommitted WAL tail that the next open ignores.
-        configuration.journalMode = .wal
+        // only an uncommitted WAL tail that the next open ignores. Set here
+        // rather than with GRDB's `journalMode = .wal`, which also makes sure
+        // a non-empty WAL file exists (for `DatabasePool` readers, which a
+        // catalog never opens) by creating and dropping a table: a write
+        // transaction, three `fdatasync`s and a checkpoint at close in every
+        // command, `focus` and `stores` included, since the last connection
+        // to close removes the WAL. WAL mode is stored in the file, so on an
+        // existing catalog this pragma writes nothing.
+        configuration.prepareDatabase { db in
+            guard try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL") == "wal" else {
+                throw DatabaseError(message: "could not switch \(path) to WAL mode")
+            }
+            // As GRDB's WAL setup did: no fsync per commit, only at
+            // checkpoints; a power loss may lose the last commits but never
+            // corrupts the file (SQLite's advice for WAL mode).
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+        }
         // Another process importing: wait for it rather than fail at once.
         configuration.busyMode = .timeout(10)
         configuration.prepareDatabase { db in
