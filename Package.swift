@@ -1,7 +1,7 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
-// Module map (SPEC §3): one direction of dependency.
+// Module map: one direction of dependency.
 //
 //   StoreCatalog   — stores, lists, import, spatial queries, stored cluster indexes (GRDB, system libsqlite3)
 //   CarouselEngine — pure math: layout, snapping, physics, visibility, focus, looping
@@ -11,12 +11,15 @@ import PackageDescription
 //   MapSync        — the view model: focus stream → camera + marker (engine + observables + camera)
 //   CarouselJSON   — the JSON documents the CLI and the server both print
 //   CarouselServer — `carousel serve`: HTTP + WebSocket on Hummingbird 2
+//   MapSyncCatalog — a catalog list as the view model's store directory (catalog + map sync)
 //   carousel       — the thin CLI over all of them
 //
 // The engine and the observable know nothing of SQLite or the CLI.
 let package = Package(
     name: "MapCarousel",
-    platforms: [.macOS(.v15)],
+    // iOS 18 / macOS 15: the code uses `Mutex` and `Atomic` (Synchronization),
+    // which arrive with them. Linux needs no declaration and stays supported.
+    platforms: [.iOS(.v18), .macOS(.v15)],
     products: [
         .library(name: "StoreCatalog", targets: ["StoreCatalog"]),
         .library(name: "CarouselEngine", targets: ["CarouselEngine"]),
@@ -24,6 +27,7 @@ let package = Package(
         .library(name: "Observables", targets: ["Observables"]),
         .library(name: "MapCamera", targets: ["MapCamera"]),
         .library(name: "MapSync", targets: ["MapSync"]),
+        .library(name: "MapSyncCatalog", targets: ["MapSyncCatalog"]),
         // Seeded synthetic store lists (CSV) for the scale benchmark and tests.
         .library(name: "SyntheticStores", targets: ["SyntheticStores"]),
         .library(name: "CarouselServer", targets: ["CarouselServer"]),
@@ -37,13 +41,16 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        // `swift package generate-documentation` for the DocC catalogs
+        // (scripts/docs); a plugin only, nothing of it links into the modules.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         .target(
             name: "StoreCatalog",
             dependencies: ["Clustering", .product(name: "GRDB", package: "GRDB.swift")],
             // The schema's SQL, compiled into the binary so that it migrates
-            // a database from any directory, copied anywhere (SPEC §3).
+            // a database from any directory, copied anywhere.
             // `Sources/StoreCatalog/Migrations` links to the top-level
             // `Migrations/`, the single source of truth.
             resources: [.embedInCode("Migrations")]
@@ -75,10 +82,14 @@ let package = Package(
             ],
             resources: [.embedInCode("Page")]
         ),
+        // The catalog as map sync's store directory: apart from both, so that
+        // MapSync never links SQLite and StoreCatalog never knows map sync.
+        .target(name: "MapSyncCatalog", dependencies: ["StoreCatalog", "MapSync"]),
         .executableTarget(
             name: "carousel",
             dependencies: [
-                "StoreCatalog", "CarouselEngine", "Observables", "MapCamera", "MapSync", "Clustering", "CarouselJSON", "CarouselServer",
+                "StoreCatalog", "CarouselEngine", "Observables", "MapCamera", "MapSync", "MapSyncCatalog", "Clustering",
+                "CarouselJSON", "CarouselServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // `carousel demo`'s sample stores and scroll script, compiled in
@@ -126,6 +137,10 @@ let package = Package(
         .testTarget(
             name: "MapSyncTests",
             dependencies: ["MapSync", "MapCamera", "CarouselEngine", "Observables", "ObservablesTesting", "TestSupport"]
+        ),
+        .testTarget(
+            name: "MapSyncCatalogTests",
+            dependencies: ["MapSyncCatalog", "MapSync", "StoreCatalog", "CarouselEngine", "Observables", "ObservablesTesting", "TestSupport"]
         ),
         // End-to-end tests of the built binary; depending on the executable
         // makes `swift test` build it first.

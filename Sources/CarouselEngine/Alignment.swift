@@ -1,9 +1,9 @@
-/// Where a resting item sits in the viewport: the snap anchor (SPEC §4).
+/// Where a resting item sits in the viewport: the snap anchor.
 public enum Alignment: String, CaseIterable, Codable, Hashable, Sendable {
     /// The item's leading edge at the viewport's leading edge plus the section
-    /// inset (UIKit `groupPaging`, seed 000's left-pinned cards).
+    /// inset (UIKit `groupPaging`, the carousel-effect article's left-pinned cards).
     case leading
     /// The item's centre at the viewport's centre, neighbours peeking on both
-    /// sides (UIKit `groupPagingCentered`, seeds 001 and 002).
+    /// sides (UIKit `groupPagingCentered`, as the orthogonalScrollingBehavior and visibleItemsInvalidationHandler articles lay out).
     case center
 }

@@ -1,8 +1,8 @@
 /// The direction a carousel scrolls in.
 ///
 /// Every length and offset in the engine is measured along this axis only
-/// (SPEC §4): x and widths for `horizontal`, y and heights for `vertical`
-/// (seed 004's 540-pt cells scroll vertically).
+/// x and widths for `horizontal`, y and heights for `vertical`
+/// (the Instagram-paging article's 540-pt cells scroll vertically).
 public enum Axis: String, CaseIterable, Codable, Hashable, Sendable {
     case horizontal
     case vertical

@@ -1,6 +1,5 @@
 extension CarouselLayout {
-    /// Where a drag released at `offset` with `velocity` comes to rest (SPEC
-    /// §4): the projection, the snap rule's target and the kind of motion.
+    /// Where a drag released at `offset` with `velocity` comes to rest: the projection, the snap rule's target and the kind of motion.
     ///
     /// - Parameters:
     ///   - offset: `x`, the offset at release.
@@ -43,7 +42,7 @@ extension CarouselLayout {
 
     /// The item an index-based rule snaps to, clamped to the items.
     private func snappedItem(projected p: Double, release x: Double, velocity v: Double, dragStart: Double) -> Int {
-        // Seed 001: ceil when travelling forward, floor backward, round when still.
+        // The orthogonalScrollingBehavior article's recipe: ceil when travelling forward, floor backward, round when still.
         func directional() -> Double {
             let position = Self.position(p, per: page)
             return p > x ? position.rounded(.up) : p < x ? position.rounded(.down) : position.rounded()
@@ -54,11 +53,11 @@ extension CarouselLayout {
         case .directional:
             return clampedItem(directional())
         case .velocity:
-            // Seed 003: the release offset, rounded the way the finger went.
+            // The infinite-banner article: the release offset, rounded the way the finger went.
             let position = Self.position(x, per: page)
             return clampedItem(v > 0 ? position.rounded(.up) : v < 0 ? position.rounded(.down) : position.rounded())
         case .single:
-            // Seed 001's isOneStepPaging: never more than one item from the start.
+            // The orthogonalScrollingBehavior article's isOneStepPaging: never more than one item from the start.
             let start = Double(focusedItem(at: dragStart) ?? 0)
             return clampedItem(start + min(max(directional() - start, -1), 1))
         case .free, .page:
@@ -66,9 +65,9 @@ extension CarouselLayout {
         }
     }
 
-    /// A release whose motion follows SPEC §4: decelerate when the target
+    /// A release whose motion follows the engine's rule: decelerate when the target
     /// lies the way the velocity points (or nowhere to go when still),
-    /// otherwise stop and animate (seed 004's fix for the stutter when the
+    /// otherwise stop and animate (the Instagram-paging article's fix for the stutter when the
     /// target lies against the fling).
     private func makeRelease(projected: Double, target: Double, item: Int?, from x: Double, velocity v: Double) -> Release {
         let distance = target - x

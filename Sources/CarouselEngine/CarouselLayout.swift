@@ -1,6 +1,6 @@
 /// A carousel's validated geometry and scrolling rules: everything needed to
 /// say where items rest, which one is focused, what is visible and where a
-/// fling ends (SPEC §4).
+/// fling ends.
 ///
 /// Coordinates run along ``axis`` only. With `W` the viewport, `w` the item
 /// length, `s` the spacing and `page = w + s`, item `i` rests (sits at the
@@ -33,7 +33,7 @@ public struct CarouselLayout: Hashable, Sendable {
     public let deceleration: Deceleration
     /// Whether drags move the content (false for the `none` behaviour).
     public let isScrollEnabled: Bool
-    /// The scale of an item with nothing visible (seed 002: 0.7).
+    /// The scale of an item with nothing visible (0.7 in the visibleItemsInvalidationHandler article).
     public let minScale: Double
     /// The duration of an animated scroll, in ms.
     public let animationMs: Double
@@ -43,9 +43,22 @@ public struct CarouselLayout: Hashable, Sendable {
     /// Validates and builds a layout.
     ///
     /// - Parameters:
+    ///   - axis: the scroll axis.
+    ///   - viewport: the viewport length `W`; finite and > 0.
+    ///   - itemLength: the item length `w`, in points or as a fraction of `W`.
+    ///   - spacing: the spacing `s` between items; ≥ 0.
+    ///   - sectionInset: the inset before the first item (`leading` alignment); ≥ 0.
+    ///   - alignment: the snap anchor.
+    ///   - dataCount: the number of data items `n`; ≥ 0 (0 is an empty carousel).
     ///   - loop: lay out `loopPadding` copies at each end and jump between
-    ///     twins (seed 003). Ignored when `dataCount` is 0.
+    ///     twins (the infinite-banner article's silent jump). Ignored when `dataCount` is 0.
     ///   - loopPadding: the copies `k` at each end; at least 1.
+    ///   - snap: how a release picks its resting place.
+    ///   - deceleration: how quickly flings slow down.
+    ///   - isScrollEnabled: whether drags move the content.
+    ///   - minScale: the scale of an item with nothing visible, in [0, 1].
+    ///   - animationMs: the duration of animated scrolls; ≥ 0.
+    ///   - frameMs: the interval between frames; finite and ≥ 1.
     public init(
         axis: Axis = .horizontal,
         viewport: Double,
@@ -145,7 +158,7 @@ extension CarouselLayout {
 
     /// The focused item at `offset`: the one whose anchor is nearest the
     /// viewport's, `clamp(round(offset / page), 0, itemCount − 1)`; nil when
-    /// empty. Never "the last visible item" (seed 002's off-by-one).
+    /// empty. Never "the last visible item" (the visibleItemsInvalidationHandler article's off-by-one when neighbours peek).
     public func focusedItem(at offset: Double) -> Int? {
         itemCount == 0 ? nil : clampedItem(offset / page)
     }
@@ -166,7 +179,31 @@ extension CarouselLayout {
         loop?.nearestItem(showing: dataIndex, to: offset, page: page) ?? dataIndex
     }
 
-    /// The loop jump that `offset` calls for (seed 003), or nil.
+    /// Where a looping carousel at `offset` must jump to, silently, or nil
+    /// when it need not (or does not loop).
+    ///
+    /// Call it from `scrollViewDidScroll` and set the offset without
+    /// animation when it answers, as the "infinite banner" technique does:
+    /// the carousel lays out `k` copies of the data at each end, and once the
+    /// offset runs past `rest(n + k)` or below `rest(k − 1)` it moves by a
+    /// whole period `n · page` to the twin card that shows the same store.
+    /// The focused store does not change, so nothing downstream sees it.
+    ///
+    /// ```swift
+    /// func scrollViewDidScroll(_ scrollView: UIScrollView) {
+    ///     if let target = layout.loopJumpTarget(for: scrollView.contentOffset.x) {
+    ///         scrollView.contentOffset.x = target   // no animation: the same card
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// A non-finite offset answers nil.
+    public func loopJumpTarget(for offset: Double) -> Double? {
+        guard offset.isFinite, let delta = loopJump(for: offset) else { return nil }
+        return offset + delta
+    }
+
+    /// The offset change a loop jump at `offset` makes, or nil.
     func loopJump(for offset: Double) -> Double? {
         loop?.jump(for: offset, page: page)
     }

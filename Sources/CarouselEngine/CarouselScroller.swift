@@ -1,6 +1,6 @@
 /// A carousel's scroll state, driven by calls on a caller's clock: the
 /// deterministic stand-in for `UIScrollView` that a simulator steps through
-/// time (SPEC §4, §9).
+/// time.
 ///
 /// It holds the offset, the drag in progress and the motion in flight. Every
 /// call carries its time in ms; calls must come in time order. Commands
@@ -57,7 +57,7 @@ public struct CarouselScroller: Hashable, Sendable {
     private var nextMotionFrame = 1
 
     /// A carousel at rest on `initialIndex` (a data index; in loop mode its
-    /// first twin, item `k + initialIndex`, seed 003) at time `time`.
+    /// first twin, item `k + initialIndex`, as the infinite banner starts on item 2) at time `time`.
     public init(layout: CarouselLayout, initialIndex: Int = 0, at time: Double = 0) throws(ScrollError) {
         guard time.isFinite else { throw .nonFinite(parameter: "time", value: time) }
         guard layout.dataCount == 0 ? initialIndex == 0 : (0..<layout.dataCount).contains(initialIndex) else {
@@ -141,7 +141,7 @@ public struct CarouselScroller: Hashable, Sendable {
     }
 
     /// The finger lifts with `velocity` (pt/ms, positive toward later items):
-    /// the snap rule picks the target and a motion heads there (SPEC §4).
+    /// the snap rule picks the target and a motion heads there.
     /// Without a drag in progress the release counts as one begun here.
     @discardableResult
     public mutating func release(velocity: Double, at t: Double) throws(ScrollError) -> Release {
@@ -153,7 +153,7 @@ public struct CarouselScroller: Hashable, Sendable {
         case .decelerate:
             start(.decelerate(from: offset, to: release.targetOffset, rate: layout.deceleration, at: t))
         case .animate:
-            // Seed 004: stop at the release offset, then animate to the target.
+            // The Instagram-paging article's fix: stop at the release offset, then animate to the target.
             start(.animate(from: offset, to: release.targetOffset, duration: layout.animationMs, at: t))
         }
         return release
@@ -217,7 +217,7 @@ public struct CarouselScroller: Hashable, Sendable {
         }
     }
 
-    /// Sets the offset, then makes the loop jump it calls for (seed 003): the
+    /// Sets the offset, then makes the loop jump it calls for (the infinite-banner article): the
     /// offset, the motion in flight, the drag and the last frame's offset all
     /// move by the same amount, so nothing but the jump itself is visible.
     private mutating func move(to newOffset: Double) {

@@ -6,7 +6,7 @@ public struct Deceleration: Hashable, Sendable {
 
     /// `UIScrollView.DecelerationRate.normal`: 0.998 per ms.
     public static let normal = Deceleration(uncheckedRate: 0.998)
-    /// `UIScrollView.DecelerationRate.fast`: 0.99 per ms (seeds 000 and 004).
+    /// `UIScrollView.DecelerationRate.fast`: 0.99 per ms (what the carousel-effect and Instagram-paging articles set).
     public static let fast = Deceleration(uncheckedRate: 0.99)
 
     /// A custom rate; it must lie strictly between 0 and 1.

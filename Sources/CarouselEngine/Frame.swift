@@ -1,7 +1,7 @@
 /// What the carousel shows at one instant: what a `scrollViewDidScroll` /
-/// `visibleItemsInvalidationHandler` call sees (seed 002), as a value.
+/// `visibleItemsInvalidationHandler` call sees (as in the visibleItemsInvalidationHandler article), as a value.
 public struct Frame: Hashable, Sendable {
-    /// Which way the offset moved since the previous frame (seed 000: the
+    /// Which way the offset moved since the previous frame (the carousel-effect article: the
     /// last offset against the current one).
     public enum Direction: String, CaseIterable, Codable, Hashable, Sendable {
         /// The offset grew: toward later items.
@@ -12,7 +12,7 @@ public struct Frame: Hashable, Sendable {
         case none
     }
 
-    /// A silent loop jump between twins (seed 003): the app must call
+    /// A silent loop jump between twins (the infinite-banner article): the app must call
     /// `setContentOffset(to, animated: false)` here.
     public struct Jump: Hashable, Sendable {
         /// The offset before the jump.

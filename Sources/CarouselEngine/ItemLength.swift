@@ -1,10 +1,10 @@
 /// The length of one item along the scroll axis: fixed, or relative to the
 /// viewport like `NSCollectionLayoutDimension.fractionalWidth(_:)`.
 public enum ItemLength: Hashable, Sendable {
-    /// A fixed number of points (seed 004's 540-pt cells).
+    /// A fixed number of points (the Instagram-paging article's 540-pt cells).
     case points(Double)
-    /// A fraction in (0, 1] of the viewport length (seed 001's 0.7 groups so
-    /// neighbours peek; seed 000's 1/3).
+    /// A fraction in (0, 1] of the viewport length (the orthogonalScrollingBehavior article's 0.7 groups so
+    /// neighbours peek; the carousel-effect article's 1/3).
     case fraction(Double)
 
     /// The length in points inside a viewport of `viewport` points, validated.

@@ -1,6 +1,6 @@
 /// A carousel layout as a script or the command line states it: every
 /// setting optional, resolved in ONE place into a validated
-/// ``CarouselLayout`` (SPEC §8 LAYOUT flags, §9 `layout` object).
+/// ``CarouselLayout`` (the CLI's layout flags, a scroll script's `layout` object).
 ///
 /// Resolution: start from ``behavior`` (default `groupPagingCentered`),
 /// whose preset supplies alignment, snap rule and deceleration; any of
@@ -30,11 +30,11 @@ public struct LayoutSpec: Hashable, Sendable {
     public var behavior: ScrollBehavior?
     /// Overrides the preset's deceleration: `"normal"`, `"fast"` or a rate.
     public var deceleration: Deceleration?
-    /// Loop the items (seed 003); default false.
+    /// Loop the items (the infinite-banner technique); default false.
     public var loop: Bool?
     /// Copies at each end when looping; default 2. Needs ``loop``.
     public var loopPadding: Int?
-    /// The scale of an invisible item; default 0.7 (seed 002).
+    /// The scale of an invisible item; default 0.7 (as the visibleItemsInvalidationHandler article).
     public var minScale: Double?
     /// The duration of animated scrolls in ms; default 300.
     public var animationMs: Double?

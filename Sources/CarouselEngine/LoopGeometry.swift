@@ -1,4 +1,4 @@
-/// The item bookkeeping of an infinite carousel (seed 003): `k` copies at
+/// The item bookkeeping of an infinite carousel (the infinite-banner article's technique): `k` copies at
 /// each end of the `n` data items, and the silent jumps between twins.
 ///
 /// Item `j` of the `n + 2k` laid-out items shows data index `(j − k) mod n`;

@@ -1,5 +1,5 @@
 /// The carousel moving on its own after a release or a programmatic scroll:
-/// a curve from one offset to another over time (SPEC §4).
+/// a curve from one offset to another over time.
 ///
 /// Times are in ms on the caller's clock; ``offset(at:)`` is a pure function
 /// of time, so a simulator can sample it at any rate.
@@ -72,7 +72,7 @@ public struct Motion: Hashable, Sendable {
     public func isFinished(at t: Double) -> Bool { t >= endTime }
 
     /// The same motion moved by `delta`: a loop jump carries a motion in
-    /// flight with it (seed 003), origin and target alike.
+    /// flight with it (the infinite-banner jump), origin and target alike.
     mutating func shift(by delta: Double) {
         from += delta
         to += delta

@@ -1,5 +1,5 @@
 /// Named presets mirroring UIKit's `UICollectionLayoutSectionOrthogonalScrollingBehavior`
-/// (seed 001), each a bundle of alignment, snap rule and deceleration.
+/// (UIKit's `orthogonalScrollingBehavior`), each a bundle of alignment, snap rule and deceleration.
 ///
 /// A preset only supplies defaults: an explicit `alignment`, `snap` or
 /// `deceleration` overrides that part of it (see ``LayoutSpec``), so

@@ -1,5 +1,5 @@
 /// The items overlapping the viewport at one offset, in order, each with how
-/// much of it shows and the scale that gives it (SPEC §4, seed 002).
+/// much of it shows and the scale that gives it (the visibleItemsInvalidationHandler article's card scale).
 ///
 /// A window onto the layout, not a copy: the index range is computed
 /// arithmetically and each element on access, so it costs the same for a
@@ -13,7 +13,7 @@ public struct VisibleItems: RandomAccessCollection, Hashable, Sendable {
         public let dataIndex: Int
         /// The visible share of the item's length, in (0, 1].
         public let fraction: Double
-        /// `minScale + (1 − minScale) · fraction` (seed 002: `0.7 + 0.3 · percentVisible`).
+        /// `minScale + (1 − minScale) · fraction` (the visibleItemsInvalidationHandler article: `0.7 + 0.3 · percentVisible`).
         public let scale: Double
     }
 
@@ -60,7 +60,7 @@ public struct VisibleItems: RandomAccessCollection, Hashable, Sendable {
     }
 
     /// The length of item `item` inside the viewport at `offset` (negative
-    /// when apart): `Swift.min(ends) − Swift.max(starts)`, seed 002's intersection width.
+    /// when apart): `Swift.min(ends) − Swift.max(starts)`, the visibleItemsInvalidationHandler article's intersection width.
     private static func overlap(of item: Int, in layout: CarouselLayout, at offset: Double) -> Double {
         let start = layout.rest(item) + layout.leadingInset
         return Swift.min(start + layout.itemLength, offset + layout.viewport) - Swift.max(start, offset)

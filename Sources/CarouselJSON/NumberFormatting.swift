@@ -6,7 +6,7 @@
 /// point or of a millisecond is below anything a screen or a person
 /// distinguishes — and whole values print without a fraction (`"t":0`,
 /// `"zoom":16`). Coordinates are not rounded: they print as imported
-/// (`127.0`, as SPEC §8's example), since 3 decimals of a degree is ~100 m.
+/// (`127.0`, as the README's examples), since 3 decimals of a degree is ~100 m.
 package enum NumberFormatting {
     /// `value` rounded to 3 decimals, shortest form: `0`, `16`, `288.9`,
     /// `16.667`; `null` if it is not finite (JSON has no NaN).

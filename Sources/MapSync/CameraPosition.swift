@@ -4,7 +4,7 @@ import MapCamera
 /// with a map framing, the same framing for padding-aware SDKs (`target`
 /// with `padding`) and how to get there (`animation`).
 ///
-/// Without a framing (the map-sync article's camera, `latitude = store.y`,
+/// Without a framing (the visibleItemsInvalidationHandler article's camera, `latitude = store.y`,
 /// `longitude = store.x`) the centre and target are the store, the padding
 /// is zero and `animation` is nil: the app animates as it likes.
 public struct CameraPosition: Hashable, Sendable {

@@ -2,7 +2,7 @@ import CarouselEngine
 
 /// What the cards show at one frame, not debounced: which card is focused,
 /// which way the carousel moves, and each visible card's share and scale
-/// (seed 000's direction, seed 002's `0.7 + 0.3 · percentVisible`).
+/// (the carousel-effect article's direction, the visibleItemsInvalidationHandler article's `0.7 + 0.3 · percentVisible`).
 public struct CardState: Hashable, Sendable {
     /// The focused data index; nil for an empty list.
     public var focusedIndex: Int?

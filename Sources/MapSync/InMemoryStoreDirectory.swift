@@ -15,4 +15,8 @@ public struct InMemoryStoreDirectory: StoreDirectory, Hashable {
         }
         return pins[index]
     }
+
+    public func index(ofStore id: String) -> Int? {
+        pins.firstIndex { $0.id == id }
+    }
 }

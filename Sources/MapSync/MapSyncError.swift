@@ -4,6 +4,8 @@ public enum MapSyncError: Error, Hashable, Sendable, CustomStringConvertible {
     case indexOutOfRange(index: Int, count: Int)
     /// A layout laid out for a different number of items than the list holds.
     case layoutCountMismatch(layoutCount: Int, storeCount: Int)
+    /// A scroll offset that is not a finite number.
+    case nonFiniteOffset(Double)
 
     public var description: String {
         switch self {
@@ -13,6 +15,8 @@ public enum MapSyncError: Error, Hashable, Sendable, CustomStringConvertible {
                 : "store \(index) is out of range: the list has \(count) store\(count == 1 ? "" : "s") (0...\(count - 1))"
         case let .layoutCountMismatch(layoutCount, storeCount):
             "the layout has \(layoutCount) data items but the list has \(storeCount) stores: lay it out with dataCount \(storeCount)"
+        case let .nonFiniteOffset(offset):
+            "the scroll offset \(offset) is not a finite number"
         }
     }
 }

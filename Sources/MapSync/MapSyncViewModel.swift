@@ -3,7 +3,7 @@ import MapCamera
 import Observables
 import Synchronization
 
-/// The map-sync view model (SPEC §5): turns the carousel's frames into map
+/// The map-sync view model: turns the carousel's frames into map
 /// camera moves and marker selections, and marker taps into carousel scrolls.
 ///
 /// ```
@@ -15,7 +15,7 @@ import Synchronization
 /// ```
 ///
 /// - Every frame reports its focused index, changed or not, as
-///   `visibleItemsInvalidationHandler` fires on every layout pass (seed 002);
+///   `visibleItemsInvalidationHandler` fires on every layout pass (the visibleItemsInvalidationHandler article);
 ///   so the camera moves `debounceMs` after the carousel's last frame, never
 ///   while it still moves.
 /// - Debounce first, then distinct: A→B→A within the window emits nothing.
@@ -27,7 +27,7 @@ import Synchronization
 ///   marker already selected emits nothing; the carousel still scrolls back
 ///   to its card.)
 /// - Stores are looked up only for emitted values, never per frame.
-/// - With a ``MapFraming`` (``init(scheduler:debounceMs:framing:)``) every
+/// - With a `MapFraming` (``init(scheduler:debounceMs:framing:)``) every
 ///   camera is framed for the map the carousel covers and carries its
 ///   transition from the previous one; in `keep` mode a store still in view
 ///   emits its marker without a camera. Taps are framed the same way.
@@ -36,7 +36,7 @@ import Synchronization
 /// runs the debounce timer (the scheduler's: the main queue for
 /// `RealTimeScheduler.main`). Safe to call from several threads.
 public final class MapSyncViewModel: Sendable {
-    /// The silence after the carousel's last frame before the map follows (seed 002: 250 ms).
+    /// The silence after the carousel's last frame before the map follows (250 ms, as the visibleItemsInvalidationHandler article's relay debounces).
     public static let defaultDebounceMs: Milliseconds = 250
     /// The camera zoom level when none is given.
     public static let defaultZoom = 16.0
@@ -46,15 +46,15 @@ public final class MapSyncViewModel: Sendable {
     /// The zoom level for one store: the framing's, or the camera zoom given.
     public let zoom: Double
     /// How cameras are framed on the map; nil: centred on the store at
-    /// ``zoom``, with no padding and no transition (the map-sync article's).
+    /// ``zoom``, with no padding and no transition (the visibleItemsInvalidationHandler article's).
     public let framing: MapFraming?
-    private let scheduler: AnyScheduler
+    let scheduler: AnyScheduler
 
     /// Per frame, the focused data index.
-    private let focus = PublishSubject<Int>()
-    private let outputs = Outputs()
+    let focus = PublishSubject<Int>()
+    let outputs = Outputs()
 
-    private struct State {
+    struct State {
         /// The loaded list; nil before the first load.
         var session: Session?
         /// The latest frame's offset: where a tap's scroll starts from, to
@@ -62,13 +62,14 @@ public final class MapSyncViewModel: Sendable {
         var offset: Double = 0
     }
 
-    private let state = Mutex(State())
+    let state = Mutex(State())
     /// The running pipeline of the loaded list; replacing it drops the old one.
-    private let pipeline = SerialDisposable()
+    let pipeline = SerialDisposable()
 
     /// A view model whose debounce runs on `scheduler` (a
-    /// `VirtualTimeScheduler` for tests and the simulator, a
-    /// `RealTimeScheduler` for apps).
+    /// `VirtualTimeScheduler` for tests and the simulator,
+    /// `RealTimeScheduler.main` for apps, so that outputs arrive on the main
+    /// thread).
     ///
     /// - Precondition: `debounceMs` is finite and ≥ 0 (0 passes values through).
     public init(scheduler: some Scheduler, debounceMs: Milliseconds = defaultDebounceMs, zoom: Double = defaultZoom) {
@@ -83,7 +84,7 @@ public final class MapSyncViewModel: Sendable {
     /// carousel covers, each with its transition from the previous one.
     ///
     /// - Precondition: `debounceMs` is finite and ≥ 0; `framing` passes
-    ///   ``MapFraming/validate()``.
+    ///   `MapFraming/validate()`.
     public init(scheduler: some Scheduler, debounceMs: Milliseconds = defaultDebounceMs, framing: MapFraming) {
         precondition(debounceMs.isFinite && debounceMs >= 0, "debounceMs must be a finite number of ms ≥ 0, not \(debounceMs)")
         do {
@@ -134,7 +135,14 @@ public final class MapSyncViewModel: Sendable {
         guard count == 0 ? focusedIndex == 0 : (0..<count).contains(focusedIndex) else {
             throw .indexOutOfRange(index: focusedIndex, count: count)
         }
-        let session = Session(stores: stores, layout: layout)
+        start(Session(stores: stores, layout: layout), focusedIndex: focusedIndex)
+    }
+
+    /// Makes `session` the loaded list, resting on `focusedIndex`, and offers
+    /// that index for selection: emitted at once unless `session` absorbs it
+    /// (a reload that keeps the store on the map).
+    func start(_ session: Session, focusedIndex: Int) {
+        let count = session.count, layout = session.layout
         state.withLock { state in
             state.session = session
             state.offset = count == 0 ? 0 : layout.rest(layout.firstDataItem + focusedIndex)
@@ -194,12 +202,18 @@ public final class MapSyncViewModel: Sendable {
     ///
     /// The closures capture the session and the output subjects, never
     /// `self`: the view model owns the pipeline, not the other way round.
-    private func makePipeline(for session: Session) -> any Disposable {
+    func makePipeline(for session: Session) -> any Disposable {
         let outputs = outputs, zoom = zoom, framing = framing
         let selected = session.selections.asObservable()
             .distinctUntilChanged()
             .subscribe(
-                onNext: { index in outputs.select(index, in: session, zoom: zoom, framing: framing) },
+                onNext: { index in
+                    if session.absorbsSeed(index) {
+                        outputs.reselect(index, in: session)
+                    } else {
+                        outputs.select(index, in: session, zoom: zoom, framing: framing)
+                    }
+                },
                 onCompleted: { outputs.complete() }
             )
         let debounced = focus.asObservable()
@@ -211,7 +225,7 @@ public final class MapSyncViewModel: Sendable {
 
 /// The view model's output subjects, kept together so the pipeline can
 /// capture them without capturing the view model.
-private struct Outputs: Sendable {
+struct Outputs: Sendable {
     let camera = PublishSubject<CameraPosition>()
     let marker = PublishSubject<MarkerSelection>()
     let cards = PublishSubject<CardState>()
@@ -237,8 +251,17 @@ private struct Outputs: Sendable {
             defer { previous = index }
             return previous
         }
+        session.selectedStoreId.withLock { $0 = pin.id }
         if let move { camera.onNext(move) }
         marker.onNext(MarkerSelection(index: index, storeId: pin.id, previousIndex: previous))
+    }
+
+    /// A reload's kept store, already on the map: selects its marker in the
+    /// new list (its first selection there) and leaves the camera alone.
+    func reselect(_ index: Int, in session: Session) {
+        guard let id = session.selectedStoreId.withLock({ $0 }) else { return }
+        session.previousIndex.withLock { $0 = index }
+        marker.onNext(MarkerSelection(index: index, storeId: id, previousIndex: nil))
     }
 
     func complete() {
@@ -251,7 +274,7 @@ private struct Outputs: Sendable {
 
 /// One loaded store list: its stores, its layout, and the stream of indices
 /// offered for selection (debounced focus, the initial index, taps).
-private final class Session: Sendable {
+final class Session: Sendable {
     let stores: any StoreDirectory
     let count: Int
     let layout: CarouselLayout
@@ -261,11 +284,26 @@ private final class Session: Sendable {
     /// Where the last emitted camera looks: what `keep` tests and the next
     /// transition starts from; nil before the list's first camera.
     let viewpoint = Mutex<MapViewpoint?>(nil)
+    /// The id of the store last selected (the camera's), for a reload.
+    let selectedStoreId = Mutex<String?>(nil)
+    /// At a reload that keeps the store on the map: its new index, which
+    /// seeds distinct without moving the camera; taken by the first selection.
+    private let seed: Mutex<Int?>
 
-    init(stores: some StoreDirectory, layout: CarouselLayout) {
+    init(stores: some StoreDirectory, layout: CarouselLayout, keeping kept: (index: Int, storeId: String)? = nil) {
         self.stores = stores
         self.count = stores.count
         self.layout = layout
+        seed = Mutex(kept?.index)
+        selectedStoreId.withLock { $0 = kept?.storeId }
+    }
+
+    /// Whether `index` is the kept store's seed (consumed by this call).
+    func absorbsSeed(_ index: Int) -> Bool {
+        seed.withLock { seed in
+            defer { seed = nil }
+            return seed == index
+        }
     }
 }
 

@@ -12,4 +12,22 @@ public protocol StoreDirectory: Sendable {
     /// The pin of the store at `index` (in `0..<count`). May throw when the
     /// storage behind it fails.
     func pin(at index: Int) throws -> StorePin
+
+    /// The position of the store with id `id`, or nil when the list does
+    /// not hold it. Called once per
+    /// ``MapSyncViewModel/reload(_:layout:keepingFocusOn:)``, never per frame.
+    ///
+    /// The default looks at every pin in order; a directory with an index
+    /// (a database) should answer from it.
+    func index(ofStore id: String) throws -> Int?
+}
+
+extension StoreDirectory {
+    /// Looks at every pin in order: O(count) lookups.
+    public func index(ofStore id: String) throws -> Int? {
+        for index in 0..<count where try pin(at: index).id == id {
+            return index
+        }
+        return nil
+    }
 }

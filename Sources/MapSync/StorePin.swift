@@ -3,9 +3,9 @@
 public struct StorePin: Hashable, Sendable {
     /// The store's id, unique in the catalog.
     public var id: String
-    /// Degrees north, −90…90 (seed 002's `store.y`).
+    /// Degrees north, −90…90 (the `store.y` of the visibleItemsInvalidationHandler article).
     public var latitude: Double
-    /// Degrees east, −180…180 (seed 002's `store.x`).
+    /// Degrees east, −180…180 (the `store.x` of the visibleItemsInvalidationHandler article).
     public var longitude: Double
 
     public init(id: String, latitude: Double, longitude: Double) {

@@ -1,7 +1,7 @@
 /// A latitude/longitude box: `south…north` × `west…east`, in degrees.
 ///
 /// `west > east` means the box crosses the antimeridian: it runs east from
-/// `west` to 180 and on from −180 to `east` (SPEC §6).
+/// `west` to 180 and on from −180 to `east` (a box across the antimeridian).
 public struct BoundingBox: Sendable, Hashable, Codable, CustomStringConvertible {
     public let south: Double
     public let west: Double

@@ -1,5 +1,5 @@
 extension Catalog {
-    /// Imports a store list from `reader`, in one transaction (SPEC §6).
+    /// Imports a store list from `reader`, in one transaction.
     ///
     /// Every row is read and checked. By default, any invalid row or id
     /// repeated in the file makes the import write nothing and throw

@@ -1,7 +1,7 @@
 import GRDB
 
 /// The store catalog: stores with coordinates, ordered store lists, import
-/// and spatial queries, in one SQLite database (SPEC §6).
+/// and spatial queries, in one SQLite database.
 ///
 /// Open one per database file; it is safe to share between threads (calls
 /// are serialized on one connection). A query sees every write made in this

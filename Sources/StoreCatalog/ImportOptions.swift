@@ -1,7 +1,7 @@
 /// How ``Catalog/importList(named:from:options:)`` treats the rows it reads.
 public struct ImportOptions: Sendable, Hashable {
     /// Import the valid rows and report the others, instead of importing
-    /// nothing when any row is invalid (SPEC §6 `--skip-invalid`).
+    /// nothing when any row is invalid (all or nothing, unless asked).
     public var skipInvalid: Bool
     /// Swap an existing list of the same name for the new one, atomically.
     public var replace: Bool

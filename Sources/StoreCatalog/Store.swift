@@ -1,4 +1,4 @@
-/// A store on the map: one card of the carousel, one marker (SPEC §6).
+/// A store on the map: one card of the carousel, one marker.
 ///
 /// `id` is unique across the catalog (lists refer to stores by id);
 /// `latitude`/`longitude` are WGS 84 degrees. Every input column that is not

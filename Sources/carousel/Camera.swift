@@ -3,6 +3,7 @@ import CarouselJSON
 import Foundation
 import MapCamera
 import MapSync
+import MapSyncCatalog
 
 extension Carousel {
     /// `carousel camera`: the framed camera for one store, and the

@@ -15,7 +15,7 @@ struct DatabaseOptions: ParsableArguments {
             valueName: "path"))
     var path: String?
 
-    /// `--db`, else `$CAROUSEL_DB`, else the per-user default (SPEC §8).
+    /// `--db`, else `$CAROUSEL_DB`, else the per-user default.
     func resolvedPath(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> String {
         if let path { return path }
         if let path = environment["CAROUSEL_DB"], !path.isEmpty { return path }

@@ -3,10 +3,11 @@ import CarouselEngine
 import CarouselJSON
 import Foundation
 import MapSync
+import MapSyncCatalog
 import StoreCatalog
 
 extension Carousel {
-    /// `carousel demo`: the main job on the embedded sample data, no setup (SPEC §8).
+    /// `carousel demo`: the main job on the embedded sample data, no setup.
     struct Demo: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "demo",
@@ -53,7 +54,7 @@ extension Carousel {
 
             let script = try ScrollScript(json: Data(PackageResources.demo_json))
             let stores = try CatalogStoreDirectory(catalog: catalog, list: Self.listName)
-            let simulation = try ScrollSimulator(script: script, stores: stores).run(trace: trace)
+            let simulation = try ScrollSimulation(script: script, stores: stores).run(trace: trace)
             let output = TimelineOutput(timeline: simulation.timeline) { try stores.store(at: $0).name }
             if json {
                 print(output.jsonLines())

@@ -32,7 +32,7 @@ struct ErrorReport: Equatable {
             // A file the reader could not open or read is an I/O failure;
             // anything else it says is about the file's content.
             let io = error.reason.hasPrefix("cannot open") || error.reason.hasPrefix("cannot read")
-            self.init(message: error.description, status: io ? .io : .badData)
+            self.init(message: LibraryErrorHints.fileMessage(error), status: io ? .io : .badData)
         case let error as ScrollScriptError:
             self.init(message: "the scroll script: \(error)", status: .badData)
         case let error as LayoutError:
@@ -49,23 +49,19 @@ struct ErrorReport: Equatable {
         message = Self.oneLine(message)
     }
 
+    /// The exit status of a catalog error's kind; the words (with this
+    /// tool's flags) come from ``LibraryErrorHints``.
     private init(catalog error: CatalogError) {
+        let message = LibraryErrorHints.catalogMessage(error)
         switch error {
         case .newerSchema, .notACatalog, .rowsRejected:
-            self.init(message: error.description, status: .badData)
+            self.init(message: message, status: .badData)
         case .listNotFound:
-            self.init(message: error.description, status: .missingInput)
+            self.init(message: message, status: .missingInput)
         case .listExists, .positionOutOfRange, .invalidArgument:
-            self.init(message: error.description, status: .usage)
-        case .database(let reason):
-            // GRDB's words when the folder of a new database is read-only.
-            if reason.contains("WAL") {
-                self.init(
-                    message: "cannot open the database: its folder must exist and be writable; pass another --db",
-                    status: .io)
-            } else {
-                self.init(message: error.description, status: .io)
-            }
+            self.init(message: message, status: .usage)
+        case .cannotOpen, .sqlite, .database:
+            self.init(message: message, status: .io)
         }
     }
 

@@ -3,10 +3,11 @@ import CarouselEngine
 import CarouselJSON
 import Foundation
 import MapSync
+import MapSyncCatalog
 import StoreCatalog
 
 extension Carousel {
-    /// `carousel focus`: the focused store at an offset, or after a scroll script (SPEC §8).
+    /// `carousel focus`: the focused store at an offset, or after a scroll script.
     struct Focus: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "focus",

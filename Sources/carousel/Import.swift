@@ -119,7 +119,7 @@ extension Carousel {
                 print(json ? Self.json(report) : Self.summary(report, imported: true))
             } catch let CatalogError.rowsRejected(report) {
                 print(json ? Self.json(report) : Self.summary(report, imported: false))
-                throw CLIError(CatalogError.rowsRejected(report).description, status: .badData)
+                throw CLIError(LibraryErrorHints.catalogMessage(.rowsRejected(report)), status: .badData)
             }
         }
 

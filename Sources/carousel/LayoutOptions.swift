@@ -1,7 +1,8 @@
 import ArgumentParser
 import CarouselEngine
+import MapSync
 
-/// The LAYOUT flags (SPEC §8), shared by `snap`, `focus` and `simulate`.
+/// The layout flags, shared by `snap`, `focus` and `simulate`.
 ///
 /// Every engine flag is optional so it can be laid over a script's `layout`
 /// object (``applied(to:)``); unset flags fall back to ``LayoutSpec``'s
@@ -57,16 +58,16 @@ struct LayoutOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: "Interval between frames, in ms (default 1000/60).")
     var frameMs: Double?
 
-    @Option(parsing: .unconditional, help: "Map sync: silence before the camera follows the carousel, in ms (default 250).")
+    @Option(parsing: .unconditional, help: "Map sync: silence before the camera follows the carousel, in ms (default \(LayoutOptions.defaultDebounceMs.formatted)).")
     var debounceMs: Double?
 
-    @Option(parsing: .unconditional, help: "Map sync: camera zoom level (default 16).")
+    @Option(parsing: .unconditional, help: "Map sync: camera zoom level (default \(LayoutOptions.defaultZoom.formatted)).")
     var zoom: Double?
 
-    /// Map sync's debounce when `--debounce-ms` is not given (seed 002).
-    static let defaultDebounceMs = 250.0
-    /// The camera zoom when `--zoom` is not given.
-    static let defaultZoom = 16.0
+    /// Map sync's debounce when `--debounce-ms` is not given: the library's.
+    static let defaultDebounceMs = MapSyncViewModel.defaultDebounceMs
+    /// The camera zoom when `--zoom` is not given: the library's.
+    static let defaultZoom = MapSyncViewModel.defaultZoom
 
     /// The flags as a spec; unset flags stay unset.
     var spec: LayoutSpec { applied(to: LayoutSpec()) }
@@ -119,6 +120,13 @@ struct LayoutOptions: ParsableArguments {
         if let zoom, !(zoom.isFinite && zoom >= 0) {
             throw CLIError("--zoom must be a finite zoom level ≥ 0 (got \(zoom))")
         }
+    }
+}
+
+extension Double {
+    /// `250` rather than `250.0`, for help texts.
+    fileprivate var formatted: String {
+        rounded() == self && abs(self) < 1e15 ? String(Int(self)) : String(self)
     }
 }
 

@@ -2,9 +2,10 @@ import ArgumentParser
 import Foundation
 import MapCamera
 import MapSync
+import MapSyncCatalog
 
 extension Carousel {
-    /// `carousel simulate`: a scroll script's map-target timeline (SPEC §8, §9).
+    /// `carousel simulate`: a scroll script's map-target timeline.
     struct Simulate: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "simulate",
@@ -84,10 +85,10 @@ extension Carousel {
         /// Runs `script` over `stores`; a script error names its file.
         static func simulate(
             _ script: ScrollScript, stores: some StoreDirectory, trace: Bool, until time: Double? = nil, source: String
-        ) throws -> Simulation {
-            let simulator: ScrollSimulator
+        ) throws -> ScrollSimulation.Outcome {
+            let simulator: ScrollSimulation
             do {
-                simulator = try ScrollSimulator(script: script, stores: stores)
+                simulator = try ScrollSimulation(script: script, stores: stores)
             } catch {
                 throw CLIError("\(source): \(error)", status: .badData)
             }

@@ -3,7 +3,7 @@ import CarouselEngine
 import CarouselJSON
 
 extension Carousel {
-    /// `carousel snap`: where a release comes to rest (SPEC §4, §8).
+    /// `carousel snap`: where a release comes to rest.
     struct Snap: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "snap",

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// A kill at any moment of an import leaves the database as it was (SPEC §6).
+/// A kill at any moment of an import leaves the database as it was.
 @Suite("Catalog atomicity")
 struct CatalogAtomicityTests {
     @Test("SIGKILL in the middle of a big import leaves the earlier lists intact and the database sound")

@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 
 /// End to end: the built `carousel` binary's catalog commands, as a user runs
-/// them (SPEC §8).
+/// them (the README's CLI contract).
 @Suite("Catalog commands")
 struct CatalogCommandTests {
     static let header = "id,name,latitude,longitude,address,category,phone,seats"

@@ -32,7 +32,7 @@ struct FocusCommandTests {
     }
 
     @Test func aCardPastHalfWayIsFocusedNeverTheLastVisibleOne() throws {
-        // Seed 002's off-by-one: at 160 cards 0, 1 (and 2) show; round(160 / 312) = 1.
+        // The visibleItemsInvalidationHandler article's off-by-one: at 160 cards 0, 1 (and 2) show; round(160 / 312) = 1.
         let result = try focus(["--offset", "160", "--json"])
         #expect(result.stdout.hasPrefix(#"{"index":1,"#), "\(result.stdout)")
         let leading = try focus(["--offset", "150", "--json"])

@@ -7,7 +7,7 @@ import Testing
 struct SeedScenarioTests {
     // MARK: 000 — three cards of width W/3, line spacing 17, leading, fast.
 
-    /// Seed 000: `cellArea = width/3 + 17`, snap `round(target / cellArea)`.
+    /// The carousel-effect article: `cellArea = width/3 + 17`, snap `round(target / cellArea)`.
     let seed000 = try! makeLayout(
         viewport: 390, itemLength: .fraction(1.0 / 3), spacing: 17, alignment: .leading,
         dataCount: 25, snap: .nearest, deceleration: .fast
@@ -114,7 +114,7 @@ struct SeedScenarioTests {
 
     // MARK: 003 — an infinite banner of 5 cards, spacing 8, 2 copies each end.
 
-    /// Seed 003: cells `W − 4·8` wide, spacing 8, `2 + 5 + 2` cells, start at cell 2.
+    /// The infinite-banner article: cells `W − 4·8` wide, spacing 8, `2 + 5 + 2` cells, start at cell 2.
     let seed003 = try! makeLayout(
         viewport: 390, itemLength: .points(390 - 32), spacing: 8, alignment: .center,
         dataCount: 5, loop: true, loopPadding: 2, snap: .velocity, deceleration: .normal
@@ -211,7 +211,7 @@ struct SeedScenarioTests {
         try expectNoStutter(&scroller, from: 1920, to: 2160, endingBy: 100 + 300)
     }
 
-    /// Seed 004's fix: the content stops where the finger left it and moves
+    /// The Instagram-paging article's fix: the content stops where the finger left it and moves
     /// only toward the target, monotonically, landing on it exactly when the
     /// animation ends.
     private func expectNoStutter(

@@ -1,7 +1,7 @@
 import CarouselEngine
 import Testing
 
-/// The SPEC §4 snap table, one rule at a time, on a page of 100 pt.
+/// The snap rules, one rule at a time, on a page of 100 pt.
 @Suite("Snap rules")
 struct SnapRuleTests {
     /// Leading, w = 90, s = 10: page 100, items 0…9. `fast`: p = x + 99 v.

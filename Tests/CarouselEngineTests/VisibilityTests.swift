@@ -35,7 +35,7 @@ struct VisibilityTests {
 
     @Test func hugeListComputesOnlyTheWindow() throws {
         let layout = try makeLayout(itemLength: .fraction(0.8), dataCount: 234_908)
-        // At rest on item 117 000 both neighbours peek in (seed 002's layout).
+        // At rest on item 117 000 both neighbours peek in (the visibleItemsInvalidationHandler article's layout).
         let visible = layout.visibleItems(at: layout.rest(117_000))
         #expect(visible.indices == 116_999..<117_002)
         #expect(visible.count == 3)

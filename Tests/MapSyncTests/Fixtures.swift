@@ -28,7 +28,7 @@ func selection(
     ]
 }
 
-extension Simulation {
+extension ScrollSimulation.Outcome {
     /// The timeline as recorded events, to compare as marble diagrams.
     var marbles: [Recorded<TimelineEntry.Kind>] {
         timeline.map { .next($0.time, $0.kind) }

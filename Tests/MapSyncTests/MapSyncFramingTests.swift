@@ -146,7 +146,7 @@ import Testing
             """#
         let script = try ScrollScript(json: Data(json.utf8))
         #expect(script.map == Self.map(.keep, zoom: 12))
-        let run = try ScrollSimulator(script: script, stores: stores).run()
+        let run = try ScrollSimulation(script: script, stores: stores).run()
         let kinds = run.timeline.map(\.kind.name)
         // The swipe lands on card 1, in view at zoom 12: its marker, no camera.
         #expect(kinds == ["camera", "marker", "marker"], "\(run.timeline)")

@@ -4,7 +4,7 @@ import Observables
 import ObservablesTesting
 import Testing
 
-/// The view model against SPEC §5, fed frames on a virtual clock and
+/// The view model against its contract (debounce, then distinct, then lookup), fed frames on a virtual clock and
 /// compared as marble diagrams.
 @Suite struct MapSyncViewModelTests {
     let scheduler = VirtualTimeScheduler()
@@ -71,7 +71,7 @@ import Testing
     }
 
     @Test func aFrameAtTheInstantTheTimerFallsDueRestartsIt() throws {
-        // Inputs before timers at equal times (SPEC §5): the frame at 350
+        // Inputs before timers at equal times: the frame at 350
         // (card 2) lands before the timer armed for card 1 at 350.
         let (viewModel, map, layout) = try loaded()
         frame(viewModel, at: 100, focus: 1, in: layout)
@@ -138,7 +138,7 @@ import Testing
         let layout = try layout(8)
         try viewModel.load(stores, layout: layout)
         // Centred card 1 at offset 312: viewport [312, 702]; card 1 spans
-        // [357, 657], its neighbours show 33 pt each (seed 002's percentVisible).
+        // [357, 657], its neighbours show 33 pt each (the visibleItemsInvalidationHandler article's percentVisible).
         viewModel.frame(Frame(time: 0, offset: 312, index: 1, dataIndex: 1, direction: .forward, isSettled: true))
         let state = try #require(cards.values.first)
         #expect(state.focusedIndex == 1)

@@ -9,13 +9,13 @@ import TestSupport
     /// `SampleData/seoul-coffee.csv` holds 44 stores.
     let stores = sampleStores(44)
 
-    private func run(_ name: String) throws -> Simulation {
+    private func run(_ name: String) throws -> ScrollSimulation.Outcome {
         let url = Paths.sampleData.appendingPathComponent("scripts/\(name).json")
         let script = try ScrollScript(json: Data(contentsOf: url))
-        return try ScrollSimulator(script: script, stores: stores).run(trace: true)
+        return try ScrollSimulation(script: script, stores: stores).run(trace: true)
     }
 
-    private func cameras(_ run: Simulation) -> [Int] {
+    private func cameras(_ run: ScrollSimulation.Outcome) -> [Int] {
         run.timeline.compactMap { entry in
             if case .camera(let camera) = entry.kind { camera.index } else { nil }
         }

@@ -3,7 +3,7 @@ import Foundation
 import MapSync
 import Testing
 
-/// Reading scroll scripts (SPEC §9): the documented example, defaults, and
+/// Reading scroll scripts: the documented example, defaults, and
 /// errors that name the event and leave nothing simulated.
 @Suite struct ScrollScriptTests {
     private func script(_ json: String) throws(ScrollScriptError) -> ScrollScript {
@@ -13,7 +13,7 @@ import Testing
     /// The message a script fails with, read against a list of `storeCount` stores.
     private func failure(_ json: String, storeCount: Int = 8) -> String? {
         do {
-            _ = try ScrollSimulator(script: script(json), stores: sampleStores(storeCount))
+            _ = try ScrollSimulation(script: script(json), stores: sampleStores(storeCount))
             return nil
         } catch {
             return error.description

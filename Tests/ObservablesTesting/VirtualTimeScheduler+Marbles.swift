@@ -3,7 +3,7 @@ import Observables
 extension VirtualTimeScheduler {
     /// A hot observable that sends `events` at their times on the input lane
     /// (RxTest's `createHotObservable`): at equal times they come before any
-    /// timer, as SPEC §5 requires, and a subscriber sees only what is sent
+    /// timer (RxSwift's test scheduler order), and a subscriber sees only what is sent
     /// after it subscribed.
     public func hotObservable<Value: Sendable>(_ events: [Recorded<Value>]) -> Observable<Value> {
         let subject = PublishSubject<Value>()

@@ -38,7 +38,7 @@ struct SeededTimeline {
     }
 }
 
-/// What `debounce` must emit, straight from its definition (SPEC §5): a value
+/// What `debounce` must emit, straight from its definition (RxSwift's): a value
 /// is emitted `due` after it arrived unless another value arrives by then
 /// (an input at the due instant comes first); at a completion the pending
 /// value is emitted first; at an error it is dropped.

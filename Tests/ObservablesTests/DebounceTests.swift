@@ -2,7 +2,7 @@ import Observables
 import ObservablesTesting
 import Testing
 
-/// `debounce` against the RxSwift semantics of SPEC §5, as marble diagrams.
+/// `debounce` against RxSwift's semantics, as marble diagrams.
 @Suite struct DebounceTests {
     let scheduler = VirtualTimeScheduler()
 
@@ -60,7 +60,7 @@ import Testing
     }
 
     @Test func anInputAtTheInstantTheTimerFallsDueRestartsTheWait() {
-        // SPEC §5: an input at time T is processed before a timer due at T,
+        // An input at time T is processed before a timer due at T,
         // so B at 250 silences A's timer due at 250.
         let events = debounced([.next(0, "A"), .next(250, "B"), .completed(1000)])
         expectEvents(events, [.next(500, "B"), .completed(1000)])

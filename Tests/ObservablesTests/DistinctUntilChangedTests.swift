@@ -54,7 +54,7 @@ import Testing
     }
 
     @Test func debounceThenDistinctIgnoresAnAToBToAWobble() {
-        // SPEC §5: debounce first, then distinct, so A→B→A inside one window
+        // Debounce first, then distinct, so A→B→A inside one window
         // emits nothing new after A.
         let input = scheduler.hotObservable([
             .next(0, "A"),

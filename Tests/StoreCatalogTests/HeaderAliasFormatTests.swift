@@ -40,7 +40,7 @@ struct HeaderAliasFormatTests {
     }
 
     @Test func xIsTheLongitudeAndYTheLatitude() throws {
-        // Seed 002: camera at (latitude: store.y, longitude: store.x).
+        // The visibleItemsInvalidationHandler article: camera at (latitude: store.y, longitude: store.x).
         let rows = try readRows("id,name,x,y\ns1,Seongsu,127.0557,37.5446\n")
         #expect(rows.stores == [Self.expected])
     }

@@ -39,7 +39,7 @@ struct ImportPipelineTests {
             }
         }
 
-        /// What importing `rows` one by one reports (SPEC §6): every invalid
+        /// What importing `rows` one by one reports: every invalid
         /// row's issues, and every repeat of an id in the file naming the
         /// line that came first, in file order.
         var expectedReport: ImportReport {

@@ -67,7 +67,9 @@ struct JSONFormatTests {
     @Test func malformedArrayIsAFileErrorWithItsLine() throws {
         let error = try #require(fileError("[\n{\"id\": \"a\",\n \"name\" \"A\"}\n]", as: .json))
         #expect(error.line == 3)
+        #expect(error.column == 9)
         #expect(error.reason == "malformed JSON: expected ':' after a member name, found '\"'")
+        #expect(error.description.hasSuffix(":3:9: malformed JSON: expected ':' after a member name, found '\"'"))
     }
 
     @Test(arguments: [
@@ -86,7 +88,8 @@ struct JSONFormatTests {
     @Test func anObjectWhereAnArrayIsExpectedPointsToTheRightFormat() throws {
         let error = try #require(fileError(#"{"type": "FeatureCollection"}"#, as: .json))
         #expect(error.reason.contains("found an object"))
-        #expect(error.reason.contains("geojson"))
+        #expect(error.likelyFormat == .geojson)
+        #expect((error.line, error.column) == (1, 1))
     }
 
     @Test func jsonLinesSkipBlankLinesAndResumeAfterAMalformedLine() throws {
@@ -103,9 +106,9 @@ struct JSONFormatTests {
         #expect(rows.stores.map(\.id) == ["a", "c", "f"])
         #expect(rows.stores[1].name == "C")
         #expect(rows.issues == [
-            ImportIssue(line: 3, column: nil, reason: "malformed JSON: expected ',' or '}' after a member, found the end of the line"),
-            ImportIssue(line: 5, column: nil, reason: "malformed JSON: expected 'null', found 'o'"),
-            ImportIssue(line: 6, column: nil, reason: "malformed JSON: expected the end of the line after the object, found '{'"),
+            ImportIssue(line: 3, column: nil, reason: "malformed JSON at column 34: expected ',' or '}' after a member, found the end of the line"),
+            ImportIssue(line: 5, column: nil, reason: "malformed JSON at column 2: expected 'null', found 'o'"),
+            ImportIssue(line: 6, column: nil, reason: "malformed JSON at column 46: expected the end of the line after the object, found '{'"),
         ])
         #expect(rows.lines == [1, 3, 4, 5, 6, 7])
     }
@@ -115,7 +118,7 @@ struct JSONFormatTests {
         let text = "{\"id\": \"a\", \"name\": \"A\nB\", \"lat\": 1, \"lng\": 2}\n{\"id\": \"c\", \"name\": \"C\", \"lat\": 1, \"lng\": 2}\n"
         let rows = try readRows(text, as: .jsonl)
         #expect(rows.issues.map(\.line) == [1, 2])
-        #expect(rows.issues.first?.reason == "malformed JSON: line break inside a string: write it as \\n")
+        #expect(rows.issues.first?.reason == "malformed JSON at column 23: line break inside a string: write it as \\n")
         #expect(rows.stores.map(\.id) == ["c"])
         #expect(rows.lines == [1, 2, 3])
     }

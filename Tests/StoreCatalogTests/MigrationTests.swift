@@ -72,7 +72,7 @@ struct MigrationTests {
 
         #expect(error == .newerSchema(path: path, found: newer, known: Migration.latestVersion))
         #expect(error?.description.contains(
-            "written by a newer carousel (schema \(newer), this one knows up to \(Migration.latestVersion)); upgrade carousel"
+            "written with a newer catalog schema (\(newer)) than this version knows (up to \(Migration.latestVersion))"
         ) == true)
         #expect(try schemaAndVersion(path) == before)
     }

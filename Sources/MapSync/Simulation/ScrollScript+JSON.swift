@@ -3,7 +3,7 @@ import Foundation
 import MapCamera
 
 extension ScrollScript {
-    /// Reads a script from JSON (SPEC §9) and validates it (``validate()``).
+    /// Reads a script from JSON (the format in the README) and validates it (``validate()``).
     ///
     /// Unknown keys are rejected by name — a misspelt `"tapMaker"` must not
     /// silently do nothing — and every problem inside `events` names the

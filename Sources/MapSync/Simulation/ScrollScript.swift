@@ -2,12 +2,12 @@ import CarouselEngine
 import MapCamera
 import Observables
 
-/// A scripted carousel gesture session (SPEC §9): a layout, the card to
+/// A scripted carousel gesture session: a layout, the card to
 /// start on, and timed events — drags, raw offsets, programmatic scrolls,
-/// marker taps — replayed in virtual time by ``ScrollSimulator``.
+/// marker taps — replayed in virtual time by ``ScrollSimulation``.
 ///
 /// An optional `map` object frames every camera for the map the carousel
-/// covers (``MapFraming``; keys `mapWidth`, `mapHeight`, `insets`,
+/// covers (`MapFraming`; keys `mapWidth`, `mapHeight`, `insets`,
 /// `tileSize`, `framing`, `neighbors`, `fitPadding`, `keepMargin`,
 /// `minZoom`, `maxZoom`, `zoom`, `maxDurationMs`).
 ///
@@ -50,7 +50,7 @@ public struct ScrollScript: Hashable, Sendable {
         case offset(Double)
         /// A programmatic scroll to a store's card, animated or at once.
         case scrollTo(Int, animated: Bool)
-        /// The user taps a store's marker on the map (SPEC §5).
+        /// The user taps a store's marker on the map.
         case tapMarker(Int)
         /// The input completes: a pending debounced value is emitted now.
         case end

@@ -1,7 +1,7 @@
 import CarouselEngine
 import Observables
 
-/// One line of a simulation's timeline (SPEC §8): a map target (camera,
+/// One line of a simulation's timeline: a map target (camera,
 /// marker) or, when tracing, what the carousel did (frame, release, jump,
 /// scroll), at a virtual time.
 public struct TimelineEntry: Hashable, Sendable {
@@ -15,7 +15,7 @@ public struct TimelineEntry: Hashable, Sendable {
         case frame(Frame)
         /// Trace: a finger lifted with `velocity`; where the carousel will rest.
         case release(Release, velocity: Double)
-        /// Trace: a silent loop jump between twins (seed 003).
+        /// Trace: a silent loop jump between twins (the infinite-banner article's silent jump).
         case jump(Frame.Jump)
         /// Trace: a commanded carousel scroll (a `scrollTo` event, or after a marker tap).
         case scroll(ScrollCommand)

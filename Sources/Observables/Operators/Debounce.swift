@@ -2,7 +2,7 @@ import Synchronization
 
 extension Observable {
     /// Emits a value only after `due` of silence: each value restarts the
-    /// wait (Rx `debounce`, RxSwift `Debounce.swift`; SPEC §5).
+    /// wait (Rx `debounce`, RxSwift `Debounce.swift`).
     ///
     /// - The latest value is emitted `due` after it arrived, if no newer value
     ///   came meanwhile; timers run on `scheduler`.

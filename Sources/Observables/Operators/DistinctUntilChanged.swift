@@ -5,7 +5,7 @@ extension Observable {
     /// (Rx `distinctUntilChanged(_:comparer:)`).
     ///
     /// The first value passes; a value passes when its key differs from the
-    /// key of the last **emitted** value (SPEC §5) — so A, A, B, B, A gives
+    /// key of the last **emitted** value (as RxSwift) — so A, A, B, B, A gives
     /// A, B, A. The key of each value is computed once.
     @inlinable
     public func distinctUntilChanged<Key: Sendable>(

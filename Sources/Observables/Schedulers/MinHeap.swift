@@ -2,7 +2,7 @@
 ///
 /// `insert` and `removeMin` are O(log n) with no allocation once the array
 /// has grown; the virtual scheduler pushes about a million actions through
-/// it in the benchmark (SPEC §10).
+/// it in the benchmark (BENCHMARKS.md).
 package struct MinHeap<Element: Comparable> {
     private var storage: [Element] = []
 

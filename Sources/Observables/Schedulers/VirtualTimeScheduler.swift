@@ -5,7 +5,7 @@ import Synchronization
 ///
 /// Scheduled actions wait in a queue until `advance(by:)`, `advance(to:)` or
 /// `run()` moves the clock past their due time. The order is fully
-/// deterministic (SPEC §5):
+/// deterministic:
 /// - actions run in order of due time; `now` equals an action's due time
 ///   while it runs;
 /// - at equal times, `Lane.input` actions run before `Lane.timer` actions:
@@ -106,7 +106,7 @@ public final class VirtualTimeScheduler: Scheduler {
     ///
     /// Timers due at `time` stay queued, so the input the caller sends next is
     /// seen after the inputs queued for `time` and before those timers
-    /// (SPEC §5: an input at T is processed before a timer that falls due at
+    /// (an input at T is processed before a timer that falls due at
     /// T). It orders the input as `schedule(at: time, lane: .input)` followed
     /// by `advance(to: time)` would, with no closure, queue entry or
     /// disposable per input. The timers left due at `time` run on the next

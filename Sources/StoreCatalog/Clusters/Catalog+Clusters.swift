@@ -6,7 +6,7 @@ extension Catalog {
     /// 8.0.1 clusters the list's stores in carousel order (`options`,
     /// supercluster's defaults unless given), each cluster with its
     /// expansion zoom; with `selected` (a list position), that store is
-    /// never hidden in a cluster (see ``ClusterIndex/markers(in:zoom:selected:)``).
+    /// never hidden in a cluster (see `ClusterIndex/markers(in:zoom:selected:)`).
     ///
     /// The list's cluster index is built on its first query and stored;
     /// any change to the list drops it (the schema's triggers), and the

@@ -100,9 +100,9 @@ package enum CatalogDatabase {
         case .SQLITE_NOTADB, .SQLITE_CORRUPT:
             .notACatalog(path: path, reason: error.message ?? "not a SQLite database")
         case .SQLITE_CANTOPEN:
-            .database("cannot open \(path): it must be a database file in an existing, writable folder")
+            .cannotOpen(path: path, code: error.extendedResultCode.rawValue, message: error.message ?? "unable to open database file")
         default:
-            .database(error.message ?? "\(error)")
+            .sqlite(code: error.extendedResultCode.rawValue, message: error.message ?? "\(error)")
         }
     }
 }

@@ -9,7 +9,7 @@ public struct Coordinate: Sendable, Hashable, Codable, CustomStringConvertible {
     }
 
     /// True when both are finite, latitude in −90…90 and longitude in
-    /// −180…180 (SPEC §6).
+    /// −180…180 (WGS 84 degrees).
     public var isValid: Bool {
         latitude.isFinite && longitude.isFinite
             && (-90...90).contains(latitude) && (-180...180).contains(longitude)

@@ -1,8 +1,8 @@
 import Foundation
 
-/// Great-circle distances on a spherical Earth (SPEC §6).
+/// Great-circle distances on a spherical Earth: the haversine formula.
 public enum Haversine {
-    /// The mean Earth radius R₁ of IUGG/WGS 84, in meters (SPEC §6).
+    /// The mean Earth radius R₁ of IUGG/WGS 84, in meters (6,371,008.8).
     public static let earthRadiusMeters = 6_371_008.8
 
     /// Half the circumference: no two points are farther apart.

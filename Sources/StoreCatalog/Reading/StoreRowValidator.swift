@@ -1,0 +1,121 @@
+/// Turns the raw fields of one row into a `Store`, or into every problem of
+/// the row: one issue per bad field, so a user fixes a row once.
+package enum StoreRowValidator {
+    /// Validates `row` read through `layout`.
+    ///
+    /// - Parameters:
+    ///   - knownIssues: problems the reader already found in the row (a
+    ///     GeoJSON geometry that is not a Point…); they come first.
+    ///   - checksCoordinates: false when the reader has reported the
+    ///     coordinates itself in `knownIssues` (which must then be non-empty).
+    package static func validate(
+        _ row: RawFields,
+        layout: ColumnLayout,
+        knownIssues: [ImportIssue] = [],
+        checksCoordinates: Bool = true
+    ) -> ImportRow {
+        precondition(checksCoordinates || !knownIssues.isEmpty, "unchecked coordinates need a reported issue")
+        return row.bytes.withUnsafeBufferPointer { bytes in
+            // Local functions rather than a helper struct: a struct holding
+            // `row` and `layout` would retain and release their five arrays
+            // on every row, measured at a tenth of a CSV import.
+            var issues = knownIssues
+
+            func report(_ column: Int?, _ reason: String) {
+                issues.append(ImportIssue(line: row.line, column: column.map { layout.headers[$0] }, reason: reason))
+            }
+
+            func trimmed(_ column: Int) -> UnsafeBufferPointer<UInt8> {
+                UnsafeBufferPointer(rebasing: bytes[RawFields.trim(row.range(of: column), in: bytes)])
+            }
+
+            /// The trimmed value of `column`; nil (and an issue) when it is
+            /// not valid UTF-8.
+            func text(_ column: Int) -> String? {
+                guard let text = UTF8Text.string(trimmed(column)) else {
+                    report(column, "invalid UTF-8: save the file as UTF-8")
+                    return nil
+                }
+                return text
+            }
+
+            /// The column feeding a required field, or nil and an issue.
+            func requiredColumn(_ field: StoreField) -> Int? {
+                guard let column = layout.column(of: field) else {
+                    report(nil, "no \(field.label) (looked for \(field.aliasList))")
+                    return nil
+                }
+                return column
+            }
+
+            func requiredText(_ field: StoreField) -> String? {
+                guard let column = requiredColumn(field), let value = text(column) else { return nil }
+                guard !value.isEmpty else {
+                    report(column, "\(field.label) is empty")
+                    return nil
+                }
+                return value
+            }
+
+            func optionalText(_ field: StoreField) -> String? {
+                guard let column = layout.column(of: field), let value = text(column), !value.isEmpty else { return nil }
+                return value
+            }
+
+            /// A finite decimal number within ±`limit` degrees.
+            func coordinate(_ field: StoreField, limit: Double) -> Double? {
+                guard let column = requiredColumn(field) else { return nil }
+                let text = trimmed(column)
+                guard !text.isEmpty else {
+                    report(column, "\(field.label) is empty")
+                    return nil
+                }
+                let value = DecimalNumber.parse(text)
+                guard let value, value.isFinite else {
+                    // NaN and infinities get their own words: `Double("nan")`
+                    // parses, so users are surprised to see them refused.
+                    let isNonFinite = value != nil || DecimalNumber.spellsNonFinite(String(decoding: text, as: UTF8.self))
+                    report(column, "\(isNonFinite ? "not a finite number" : "not a number"): \(quoted(text))")
+                    return nil
+                }
+                guard (-limit...limit).contains(value) else {
+                    report(column, "\(field.label) out of range -\(Int(limit))...\(Int(limit)): \(quoted(text))")
+                    return nil
+                }
+                return value
+            }
+
+            let id = requiredText(.id)
+            let name = requiredText(.name)
+            // As the visibleItemsInvalidationHandler article: latitude = store.y, longitude = store.x; WGS 84 ranges.
+            let latitude = checksCoordinates ? coordinate(.latitude, limit: 90) : nil
+            let longitude = checksCoordinates ? coordinate(.longitude, limit: 180) : nil
+            let address = optionalText(.address)
+            let category = optionalText(.category)
+            let phone = optionalText(.phone)
+
+            var attributes = [String: String](minimumCapacity: layout.attributeColumns.count)
+            for column in layout.attributeColumns {
+                // Empty values are omitted: "no value", not "the empty value".
+                if let value = text(column), !value.isEmpty {
+                    attributes[layout.headers[column]] = value
+                }
+            }
+
+            guard issues.isEmpty, let id, let name, let latitude, let longitude else {
+                return .invalid(issues)
+            }
+            let store = Store(
+                id: id, name: name, latitude: latitude, longitude: longitude,
+                address: address, category: category, phone: phone, attributes: attributes
+            )
+            return .valid(store, line: row.line)
+        }
+    }
+
+    /// `'text'` for a message, cut short when long.
+    private static func quoted(_ text: UnsafeBufferPointer<UInt8>) -> String {
+        let shown = String(decoding: text, as: UTF8.self)
+        return shown.count > 40 ? "'\(shown.prefix(40))…'" : "'\(shown)'"
+    }
+}
