@@ -38,12 +38,24 @@ extension Carousel {
         @Flag(help: "Print JSON Lines, one object per timeline entry.")
         var json = false
 
+        @OptionGroup(title: "Limits")
+        var limits: SimulationLimitOptions
+
         func run() throws {
             let script = try Self.readScript(at: script, layout: layout)
-            let stores = try CatalogStoreDirectory(catalog: database.openCatalog(), list: list)
-            let simulation = try Self.simulate(script, stores: stores, trace: trace, source: self.script)
-            let output = TimelineOutput(timeline: simulation.timeline) { try stores.store(at: $0).name }
-            print(json ? output.jsonLines() : try output.table())
+            let stores = try CatalogStoreDirectory(catalog: database.openCatalogForReading(), list: list)
+            if json {
+                // Each line as it is produced: memory stays flat however
+                // long the timeline (a million-event script included).
+                try Self.simulate(script, stores: stores, trace: trace, limits: limits.limits, source: self.script) { entry in
+                    print(TimelineOutput.json(entry))
+                }
+            } else {
+                let simulation = try Self.simulate(
+                    script, stores: stores, trace: trace, limits: limits.limits, source: self.script)
+                let output = TimelineOutput(timeline: simulation.timeline) { try stores.store(at: $0).name }
+                print(try output.table())
+            }
         }
 
         /// Reads the script at `path` with the LAYOUT flags laid over its layout.
@@ -61,17 +73,35 @@ extension Carousel {
             }
         }
 
-        /// Runs `script` over `stores`; a script error names its file.
+        /// Runs `script` over `stores`, collecting the timeline; a script
+        /// error names its file, a limit reached the flag that raises it.
         static func simulate(
-            _ script: ScrollScript, stores: some StoreDirectory, trace: Bool, until time: Double? = nil, source: String
+            _ script: ScrollScript, stores: some StoreDirectory, trace: Bool, until time: Double? = nil,
+            limits: SimulationLimits, source: String
         ) throws -> Simulation {
-            let simulator: ScrollSimulator
+            let simulator = try simulator(script, stores: stores, source: source)
+            return try SimulationLimitOptions.naming { try simulator.run(trace: trace, until: time, limits: limits) }
+        }
+
+        /// Runs `script` over `stores`, handing each timeline entry to
+        /// `onEntry` as it is produced.
+        @discardableResult
+        static func simulate(
+            _ script: ScrollScript, stores: some StoreDirectory, trace: Bool, until time: Double? = nil,
+            limits: SimulationLimits, source: String, onEntry: @escaping @Sendable (TimelineEntry) throws -> Void
+        ) throws -> Simulation {
+            let simulator = try simulator(script, stores: stores, source: source)
+            return try SimulationLimitOptions.naming {
+                try simulator.run(trace: trace, until: time, limits: limits, onEntry: onEntry)
+            }
+        }
+
+        private static func simulator(_ script: ScrollScript, stores: some StoreDirectory, source: String) throws -> ScrollSimulator {
             do {
-                simulator = try ScrollSimulator(script: script, stores: stores)
+                return try ScrollSimulator(script: script, stores: stores)
             } catch {
                 throw CLIError("\(source): \(error)")
             }
-            return try simulator.run(trace: trace, until: time)
         }
     }
 }

@@ -33,7 +33,7 @@ extension Carousel {
         }
 
         func run() throws {
-            let stores = try database.openCatalog().stores(list: list)
+            let stores = try database.openCatalogForReading().stores(list: list)
             guard let origin = try DistanceOrigin.parse(from, required: sort == .distance, flag: "--sort distance") else {
                 StoreOutput(stores, showsPositions: true).print(json: json)
                 return

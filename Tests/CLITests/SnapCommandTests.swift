@@ -91,7 +91,7 @@ struct SnapCommandTests {
     }
 
     @Test(arguments: [
-        (["--viewport", "-390"], "viewport must be a finite number > 0"),
+        (["--viewport", "-390"], "viewport must be a number of points in 0.001...1000000000"),
         (["--spacing", "-1"], "spacing must be a finite number ≥ 0"),
         (["--min-scale", "2"], "minScale must be in [0, 1]"),
         (["--item-fraction", "1.5"], "itemFraction must be a fraction"),

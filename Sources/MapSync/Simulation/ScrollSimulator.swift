@@ -1,5 +1,6 @@
 import CarouselEngine
 import Observables
+import Synchronization
 
 /// Replays a ``ScrollScript`` in virtual time (SPEC §9): script events drive
 /// a `CarouselScroller`, its frames (every `frameMs`) feed a
@@ -32,15 +33,44 @@ public struct ScrollSimulator: Sendable {
     }
 
     /// Runs the script: until its `end` event or until nothing is pending,
-    /// or only up to `time` if given.
+    /// or only up to `time` if given, and collects the timeline.
     ///
     /// - Parameter trace: also record frames, releases, loop jumps and
     ///   commanded scrolls.
-    /// - Throws: a store lookup's error.
-    public func run(trace: Bool = false, until time: Milliseconds? = nil) throws -> Simulation {
+    /// - Throws: a store lookup's error, or a ``SimulationLimitError``.
+    public func run(
+        trace: Bool = false, until time: Milliseconds? = nil, limits: SimulationLimits = .standard
+    ) throws -> Simulation {
+        let timeline = TimelineCollector()
+        let end = try run(trace: trace, until: time, limits: limits, onEntry: timeline.append)
+        return Simulation(layout: end.layout, timeline: timeline.entries, endTime: end.endTime, offset: end.offset)
+    }
+
+    /// Runs the script like ``run(trace:until:limits:)`` but hands each
+    /// timeline entry to `onEntry` as it is produced, keeping none: memory
+    /// stays flat however long the timeline. The returned simulation's
+    /// ``Simulation/timeline`` is empty. An error `onEntry` throws stops the
+    /// run and is rethrown.
+    public func run(
+        trace: Bool = false, until time: Milliseconds? = nil, limits: SimulationLimits = .standard,
+        onEntry: @escaping @Sendable (TimelineEntry) throws -> Void
+    ) throws -> Simulation {
+        try limits.validate()
         let run = try SimulationRun(
             layout: layout, stores: stores, initialIndex: script.initialIndex, trace: trace,
-            debounceMs: script.resolvedDebounceMs, zoom: script.resolvedZoom)
+            debounceMs: script.resolvedDebounceMs, zoom: script.resolvedZoom, limits: limits, consume: onEntry)
         return try run.play(script, until: time)
     }
+}
+
+/// The entries of a run that collects its timeline; the simulation runs on
+/// one thread, the lock only makes the closure `Sendable`.
+private final class TimelineCollector: Sendable {
+    private let storage = Mutex<[TimelineEntry]>([])
+
+    @Sendable func append(_ entry: TimelineEntry) {
+        storage.withLock { $0.append(entry) }
+    }
+
+    var entries: [TimelineEntry] { storage.withLock { $0 } }
 }

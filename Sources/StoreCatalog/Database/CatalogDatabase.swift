@@ -32,15 +32,27 @@ package enum CatalogDatabase {
         return configuration
     }
 
-    /// Opens (creating if needed) the catalog at `path` in WAL mode and
-    /// migrates it.
+    /// How long an open or a write waits for another process's write
+    /// transaction before giving up: five minutes. A catalog is written by
+    /// one import at a time, and importing the 234,908 GeoNames places takes
+    /// well under a second on a quiet machine; a minutes-long wait covers an
+    /// import of millions of rows on a busy one, where SQLite's usual few
+    /// seconds made parallel imports fail with a bare "database is locked".
+    package static let busyTimeout: TimeInterval = 300
+
+    /// Opens (creating if needed) the catalog at `path`, puts it in WAL mode
+    /// and migrates it — after checking what it holds, so that a file we
+    /// refuse is left byte for byte as it was.
+    ///
+    /// What the file holds is checked and the migrations applied in one
+    /// immediate transaction: of several processes opening a new file at
+    /// once, one migrates and the others wait, then find it migrated.
     package static func open(path: String) throws -> DatabaseQueue {
         var configuration = configuration
-        // WAL: readers never block the writer, and a killed import leaves
-        // only an uncommitted WAL tail that the next open ignores.
-        configuration.journalMode = .wal
-        // Another process importing: wait for it rather than fail at once.
-        configuration.busyMode = .timeout(10)
+        // The journal mode stays untouched until the file is known to be a
+        // catalog: GRDB's `.wal` would switch it (and create a table to
+        // leave a WAL file behind) before we could look.
+        configuration.busyMode = .timeout(busyTimeout)
         configuration.prepareDatabase { db in
             // Read pages straight from the OS page cache instead of one
             // pread per page missing from SQLite's 2 MB cache: a random
@@ -54,7 +66,54 @@ package enum CatalogDatabase {
         } catch let error as DatabaseError {
             throw classify(error, path: path)
         }
-        try migrate(queue, path: path)
+        do {
+            try queue.writeWithoutTransaction { db in
+                // Look before touching anything: a file we refuse is only read.
+                _ = try Migrator.checkIdentity(db, path: path)
+                // WAL: readers never block the writer, and a killed import
+                // leaves only an uncommitted WAL tail that the next open
+                // ignores. A no-op once the file is in WAL mode; a new file
+                // is migrated in WAL mode already.
+                let mode = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
+                guard mode == "wal" else {
+                    throw CatalogError.database("cannot put \(path) in WAL mode (it stays in \(mode ?? "an unknown") mode)")
+                }
+                // As SQLite's documentation advises for WAL: durable at
+                // each checkpoint, consistent at every commit.
+                try db.execute(sql: "PRAGMA synchronous = NORMAL")
+                // Checks again and migrates in one immediate transaction:
+                // another process may have migrated the file since we looked.
+                try Migrator.migrate(db, path: path)
+            }
+        } catch let error as DatabaseError {
+            throw classify(error, path: path)
+        }
+        return queue
+    }
+
+    /// Opens the catalog at `path` read-only, for a reading command on a
+    /// file this process may not write (its permissions, a read-only
+    /// mount): nothing is migrated or switched, so the file must already be
+    /// a catalog at the latest schema.
+    package static func openReadOnly(path: String) throws -> DatabaseQueue {
+        var configuration = configuration
+        configuration.readonly = true
+        configuration.busyMode = .timeout(busyTimeout)
+        let queue: DatabaseQueue
+        do {
+            queue = try DatabaseQueue(path: path, configuration: configuration)
+            try queue.read { db in
+                let version = try Migrator.checkIdentity(db, path: path)
+                if version < Migration.latestVersion {
+                    throw CatalogError.database("""
+                        \(path) is read-only and at schema \(version), older than this carousel's \
+                        \(Migration.latestVersion): open it once with write access to upgrade it
+                        """)
+                }
+            }
+        } catch let error as DatabaseError {
+            throw classify(error, path: path)
+        }
         return queue
     }
 
@@ -81,6 +140,13 @@ package enum CatalogDatabase {
             .notACatalog(path: path, reason: error.message ?? "not a SQLite database")
         case .SQLITE_CANTOPEN:
             .database("cannot open \(path): it must be a database file in an existing, writable folder")
+        case .SQLITE_BUSY, .SQLITE_LOCKED:
+            .database("""
+                \(path) is busy: another process kept it locked for over \(Int(busyTimeout)) s \
+                (an import in progress?); try again when it has finished
+                """)
+        case .SQLITE_READONLY:
+            .database("cannot write to \(path): the file or its folder is read-only (reading commands still work)")
         default:
             .database(error.message ?? "\(error)")
         }

@@ -18,6 +18,8 @@ package struct ByteReader {
     private let file: OpenFile
     private var position = 0
     private var count = 0
+    /// The file offset of the buffer's first byte.
+    private var chunkStart = 0
     private var reachedEnd = false
 
     /// Opens `path` for reading; `chunkSize` is injectable so tests can prove
@@ -38,6 +40,9 @@ package struct ByteReader {
         if position < count { return file.buffer[position] }
         return try refill() ? file.buffer[position] : nil
     }
+
+    /// The file offset of the next byte: for columns in messages.
+    package var offset: Int { chunkStart + position }
 
     /// Consumes the byte `peek()` returned.
     @inline(__always)
@@ -105,6 +110,7 @@ package struct ByteReader {
         guard position >= count else { return true }
         if reachedEnd { return false }
         let read = try readChunk(into: file.buffer, capacity: file.chunkSize)
+        chunkStart += count
         position = 0
         count = read
         reachedEnd = read == 0

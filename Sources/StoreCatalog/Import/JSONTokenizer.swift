@@ -18,10 +18,16 @@ package struct JSONTokenizer {
     private var reader: ByteReader
     /// The line of the next byte.
     package private(set) var line = 1
+    /// The file offset where the current line starts, for columns.
+    private var lineStart = 0
     /// JSON Lines: a line break ends a value. Whitespace skipping stops at LF
     /// and a value still open there is malformed, so the next line can start
     /// afresh.
     package var stopsAtLineBreaks = false
+
+    /// Inside `skipValue`: strings are checked for UTF-8 here, since what is
+    /// skipped never reaches the row validator.
+    private var isSkipping = false
 
     /// Nesting deeper than this is refused rather than risk the stack.
     private static let maximumDepth = 512
@@ -51,6 +57,9 @@ package struct JSONTokenizer {
             case UInt8(ascii: "\n"):
                 if stopsAtLineBreaks && !acrossLines { return byte }
                 line += 1
+                advance()
+                lineStart = reader.offset
+                continue
             case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r"):
                 break
             default:
@@ -83,6 +92,7 @@ package struct JSONTokenizer {
             advance()
             if byte == UInt8(ascii: "\n") {
                 line += 1
+                lineStart = reader.offset
                 return
             }
         }
@@ -104,6 +114,9 @@ package struct JSONTokenizer {
 
     // MARK: Structure
 
+    /// The column (from 1, in bytes) of the next byte.
+    package var column: Int { reader.offset - lineStart + 1 }
+
     /// Steps to the next member of an object whose `{` is consumed: appends
     /// its key (unescaped) to `keys` as one field and consumes the `:`;
     /// false after the closing `}`. `isFirst` starts true for each object.
@@ -114,7 +127,7 @@ package struct JSONTokenizer {
         let found = try skipWhitespace()
         guard found == UInt8(ascii: "\"") else { throw unexpected(found, expected: "a member name in quotes") }
         advance()
-        try readStringContents(into: &keys)
+        try readStringContents(into: &keys, checkingUTF8: true)
         keys.endField()
         try expect(UInt8(ascii: ":"), "':' after a member name")
         return true
@@ -174,6 +187,8 @@ package struct JSONTokenizer {
             advance()
             fields.append(UInt8(ascii: "{"))
             var first = true
+            // RFC 8259 §4 leaves duplicate names' meaning open: refuse them.
+            var names = RawFields()
             while true {
                 if try consume(UInt8(ascii: "}")) { break }
                 if !first {
@@ -183,7 +198,13 @@ package struct JSONTokenizer {
                 first = false
                 let found = try skipWhitespace()
                 guard found == UInt8(ascii: "\"") else { throw unexpected(found, expected: "a member name in quotes") }
-                try captureString(into: &fields)
+                let nameColumn = column
+                let decoded = try captureString(into: &fields)
+                names.append(contentsOf: decoded.bytes)
+                names.endField()
+                if let duplicate = names.duplicateOfLastField() {
+                    throw .syntax(line: line, reason: "duplicate member \(duplicate) at column \(nameColumn): each name may appear once in an object")
+                }
                 try expect(UInt8(ascii: ":"), "':' after a member name")
                 fields.append(UInt8(ascii: ":"))
                 try capture(into: &fields, depth: depth + 1)
@@ -212,9 +233,12 @@ package struct JSONTokenizer {
         }
     }
 
-    /// Skips the next value, whatever it is.
+    /// Skips the next value, whatever it is — still refusing what is not
+    /// JSON, invalid UTF-8 included: no validator sees these bytes later.
     package mutating func skipValue() throws(Failure) {
         var scratch = RawFields()
+        isSkipping = true
+        defer { isSkipping = false }
         try capture(into: &scratch, depth: 0)
     }
 
@@ -222,7 +246,14 @@ package struct JSONTokenizer {
 
     /// Reads a string after its opening quote, through its closing quote,
     /// appending the unescaped bytes.
-    private mutating func readStringContents(into fields: inout RawFields) throws(Failure) {
+    ///
+    /// With `checkingUTF8` (member names, skipped values) the text must be
+    /// UTF-8 (RFC 8259 §8.1): a string that is not is refused with its line
+    /// and column, rather than turned into U+FFFD. Values that become fields
+    /// are checked by the row validator, which names their column.
+    private mutating func readStringContents(into fields: inout RawFields, checkingUTF8: Bool = false) throws(Failure) {
+        let start = fields.bytes.count
+        let startColumn = column - 1 // the opening quote's
         while true {
             try copyPlainStringBytes(into: &fields)
             guard let byte = try peek() else { throw unterminatedString() }
@@ -230,18 +261,26 @@ package struct JSONTokenizer {
             // after the line break it may be.
             guard byte >= 0x20 else { throw controlCharacter(byte) }
             advance()
-            if byte == UInt8(ascii: "\"") { return }
+            if byte == UInt8(ascii: "\"") { break }
             try readEscape(into: &fields)
+        }
+        guard checkingUTF8 else { return }
+        let isUTF8 = fields.bytes.withUnsafeBufferPointer { bytes in
+            UTF8Text.isWellFormed(UnsafeBufferPointer(rebasing: bytes[start...]))
+        }
+        guard isUTF8 else {
+            throw .syntax(line: line, reason: "the string at column \(startColumn) is not valid UTF-8: save the file as UTF-8")
         }
     }
 
     /// Copies a string as JSON text: decoded (which checks it), then written
     /// back with only the escapes JSON requires, so `"\u0041"` and `"A"` are
     /// captured alike.
-    private mutating func captureString(into fields: inout RawFields) throws(Failure) {
+    @discardableResult
+    private mutating func captureString(into fields: inout RawFields) throws(Failure) -> RawFields {
         advance()
         var decoded = RawFields()
-        try readStringContents(into: &decoded)
+        try readStringContents(into: &decoded, checkingUTF8: isSkipping)
         fields.append(UInt8(ascii: "\""))
         for byte in decoded.bytes {
             switch byte {
@@ -256,6 +295,7 @@ package struct JSONTokenizer {
             }
         }
         fields.append(UInt8(ascii: "\""))
+        return decoded
     }
 
     /// Copies the run of bytes that need no attention: not a quote, not a
