@@ -260,7 +260,7 @@ final class SimulationRun: Sendable {
     /// Hands an entry to the consumer. A consumer's error is kept as the
     /// run's failure; the run stops at the next command or frame.
     private func record(_ kind: TimelineEntry.Kind) {
-        guard trace || !kind.isTrace else { return }
+        guard trace || !kind.isTrace, !hasFailed else { return }
         let entry = TimelineEntry(time: scheduler.now, kind)
         do {
             try consume(entry)

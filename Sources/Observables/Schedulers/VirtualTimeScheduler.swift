@@ -37,7 +37,7 @@ public final class VirtualTimeScheduler: Scheduler {
         var nextSequence: UInt64 = 0
     }
 
-    private let state = Mutex(State())
+    private let state = StateLock(State())
     /// `now` as the bit pattern of its `Double`: read without a lock, because
     /// operators read the clock for every value on the hot path.
     @usableFromInline

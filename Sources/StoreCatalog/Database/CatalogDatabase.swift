@@ -132,12 +132,19 @@ package enum CatalogDatabase {
         }
     }
 
+    /// The one line for a catalog with damaged pages, whatever found them.
+    package static func damageMessage(path: String, detail: String) -> String {
+        "\(path) is damaged (\(detail)): restore it from a backup, or import the lists again into a new file"
+    }
+
     /// A corrupt or foreign file says so in terms of the file; anything else
     /// is a plain database error.
     package static func classify(_ error: DatabaseError, path: String) -> CatalogError {
         switch error.resultCode {
-        case .SQLITE_NOTADB, .SQLITE_CORRUPT:
+        case .SQLITE_NOTADB:
             .notACatalog(path: path, reason: error.message ?? "not a SQLite database")
+        case .SQLITE_CORRUPT:
+            .database(damageMessage(path: path, detail: error.message ?? "database disk image is malformed"))
         case .SQLITE_CANTOPEN:
             .database("cannot open \(path): it must be a database file in an existing, writable folder")
         case .SQLITE_BUSY, .SQLITE_LOCKED:
