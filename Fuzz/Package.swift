@@ -1,0 +1,31 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// libFuzzer targets, one per input format the carousel reads: CSV, TSV,
+// JSON, JSON Lines, GeoJSON and scroll scripts. Kept out of the main
+// package so its normal build never sees them; `scripts/fuzz` builds them
+// with `-sanitize=fuzzer,address -parse-as-library` (as swift-protobuf's
+// FuzzTesting package does) and runs each for a bounded time.
+//
+// Each target is an executable without a `main`: libFuzzer supplies it and
+// calls the target's `LLVMFuzzerTestOneInput` with each input.
+let formats = ["CSV", "TSV", "JSON", "JSONLines", "GeoJSON"]
+
+let package = Package(
+    name: "MapCarouselFuzz",
+    platforms: [.macOS(.v15)],
+    dependencies: [.package(name: "MapCarousel", path: "..")],
+    targets: [
+        .target(
+            name: "FuzzSupport",
+            dependencies: [.product(name: "StoreCatalog", package: "MapCarousel")]
+        ),
+        .executableTarget(
+            name: "FuzzScrollScript",
+            dependencies: [.product(name: "MapSync", package: "MapCarousel")]
+        ),
+    ] + formats.map { format in
+        .executableTarget(name: "Fuzz\(format)", dependencies: ["FuzzSupport"])
+    },
+    swiftLanguageModes: [.v6]
+)
