@@ -35,7 +35,7 @@ extension Carousel {
         @OptionGroup(title: "Layout")
         var layout: LayoutOptions
 
-        @Flag(help: "Print JSON Lines, one object per timeline entry.")
+        @Flag(help: "Print JSON Lines, one object per timeline entry, each as it is produced.")
         var json = false
 
         @OptionGroup(title: "Limits")
@@ -58,16 +58,28 @@ extension Carousel {
             }
         }
 
-        /// Reads the script at `path` with the LAYOUT flags laid over its layout.
-        static func readScript(at path: String, layout: LayoutOptions) throws -> ScrollScript {
-            let data: Data
-            do {
-                data = try Data(contentsOf: URL(fileURLWithPath: path))
-            } catch {
-                throw CLIError("cannot read the script \(path): \(error.localizedDescription)")
+        /// Reads the script at `path` with the LAYOUT flags laid over its
+        /// layout. Its events stay in the file, read one at a time as the
+        /// simulation runs: a million-event script runs in flat memory.
+        static func readScript(at path: String, layout: LayoutOptions) throws -> ScrollScriptFile {
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue,
+                  FileManager.default.isReadableFile(atPath: path)
+            else {
+                // What Foundation says of a missing or unreadable file.
+                let reason: String
+                do {
+                    _ = try FileHandle(forReadingFrom: URL(fileURLWithPath: path)).close()
+                    reason = "it is a folder"
+                } catch {
+                    reason = error.localizedDescription
+                }
+                throw CLIError("cannot read the script \(path): \(reason)")
             }
             do {
-                return layout.applied(to: try ScrollScript(json: data))
+                var file = try ScrollScriptFile(path: path)
+                file.script = layout.applied(to: file.script)
+                return file
             } catch {
                 throw CLIError("\(path): \(error)")
             }
@@ -76,7 +88,7 @@ extension Carousel {
         /// Runs `script` over `stores`, collecting the timeline; a script
         /// error names its file, a limit reached the flag that raises it.
         static func simulate(
-            _ script: ScrollScript, stores: some StoreDirectory, trace: Bool, until time: Double? = nil,
+            _ script: ScrollScriptFile, stores: some StoreDirectory, trace: Bool, until time: Double? = nil,
             limits: SimulationLimits, source: String
         ) throws -> Simulation {
             let simulator = try simulator(script, stores: stores, source: source)
@@ -87,7 +99,7 @@ extension Carousel {
         /// `onEntry` as it is produced.
         @discardableResult
         static func simulate(
-            _ script: ScrollScript, stores: some StoreDirectory, trace: Bool, until time: Double? = nil,
+            _ script: ScrollScriptFile, stores: some StoreDirectory, trace: Bool, until time: Double? = nil,
             limits: SimulationLimits, source: String, onEntry: @escaping @Sendable (TimelineEntry) throws -> Void
         ) throws -> Simulation {
             let simulator = try simulator(script, stores: stores, source: source)
@@ -96,9 +108,9 @@ extension Carousel {
             }
         }
 
-        private static func simulator(_ script: ScrollScript, stores: some StoreDirectory, source: String) throws -> ScrollSimulator {
+        private static func simulator(_ script: ScrollScriptFile, stores: some StoreDirectory, source: String) throws -> ScrollSimulator {
             do {
-                return try ScrollSimulator(script: script, stores: stores)
+                return try ScrollSimulator(file: script, stores: stores)
             } catch {
                 throw CLIError("\(source): \(error)")
             }

@@ -56,7 +56,7 @@ private struct ScriptDocument: Decodable {
 }
 
 /// One element of `events`: `{"at": T, <one action key>: …}`.
-private enum EventDocument {
+enum EventDocument {
     static let actions = ["drag", "offset", "scrollTo", "tapMarker", "end"]
 
     /// Decodes the event at `position`, turning any problem into a

@@ -18,6 +18,9 @@ public struct ScrollSimulator: Sendable {
     public let layout: CarouselLayout
     /// The stores the view model looks up.
     public let stores: any StoreDirectory
+    /// Where the events come from when they are read from a file as the
+    /// simulation goes; nil: `script.events`.
+    private let file: ScrollScriptFile?
 
     /// Checks `script` against `stores` (indices in range, a valid layout);
     /// nothing runs if it throws.
@@ -30,6 +33,19 @@ public struct ScrollSimulator: Sendable {
         }
         self.script = script
         self.stores = stores
+        file = nil
+    }
+
+    /// Checks the script `file` holds against `stores`; its events are read
+    /// from the file one at a time as the simulation runs, so memory does not
+    /// grow with their number.
+    public init(file: ScrollScriptFile, stores: some StoreDirectory) throws(ScrollScriptError) {
+        try file.validate(storeCount: stores.count)
+        let header = try ScrollSimulator(script: file.script, stores: stores)
+        script = header.script
+        layout = header.layout
+        self.stores = stores
+        self.file = file
     }
 
     /// Runs the script: until its `end` event or until nothing is pending,
@@ -59,7 +75,12 @@ public struct ScrollSimulator: Sendable {
         let run = try SimulationRun(
             layout: layout, stores: stores, initialIndex: script.initialIndex, trace: trace,
             debounceMs: script.resolvedDebounceMs, zoom: script.resolvedZoom, limits: limits, consume: onEntry)
-        return try run.play(script, until: time)
+        if let file {
+            var events = try file.makeEvents()
+            return try run.play(script, events: { () throws(ScrollScriptError) in try events.next() }, until: time)
+        }
+        var events = script.events.makeIterator()
+        return try run.play(script, events: { events.next() }, until: time)
     }
 }
 

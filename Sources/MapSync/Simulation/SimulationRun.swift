@@ -65,7 +65,9 @@ final class SimulationRun: Sendable {
 
     /// Plays `script` until it ends (or until `time`), handing each entry to
     /// the consumer, and returns where the carousel stopped.
-    func play(_ script: ScrollScript, until time: Milliseconds?) throws -> Simulation {
+    func play(
+        _ script: ScrollScript, events nextEvent: () throws -> ScrollScript.Event?, until time: Milliseconds?
+    ) throws -> Simulation {
         let subscriptions = CompositeDisposable(
             viewModel.camera.subscribe(onNext: { [self] in record(.camera($0)) }, onError: { [self] in fail($0) }),
             viewModel.marker.subscribe(onNext: { [self] in record(.marker($0)) }, onError: { [self] in fail($0) }),
@@ -79,7 +81,9 @@ final class SimulationRun: Sendable {
         try viewModel.load(stores, layout: layout, focusedIndex: script.initialIndex)
         // Each event when the clock reaches it, before anything else queued
         // for that instant (as if all were scheduled up front, in list order).
-        for (position, event) in script.events.enumerated() {
+        var position = -1
+        while let event = try nextEvent() {
+            position += 1
             if let time, event.at > time { break }
             guard !hasFailed else { break }
             guard event.at <= limits.maxVirtualMs else {

@@ -20,12 +20,12 @@ import Darwin
 /// report on the observables points at a real race. The API is the part of
 /// `Mutex`'s that the package uses, so either type compiles at every site.
 @usableFromInline
-final class StateLock<Value>: @unchecked Sendable {
+package final class StateLock<Value>: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private var value: Value
 
     @usableFromInline
-    init(_ value: Value) {
+    package init(_ value: Value) {
         self.value = value
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
@@ -39,7 +39,7 @@ final class StateLock<Value>: @unchecked Sendable {
 
     /// Runs `body` with the value, holding the lock.
     @usableFromInline
-    func withLock<Result, E: Error>(_ body: (inout Value) throws(E) -> Result) throws(E) -> Result {
+    package func withLock<Result, E: Error>(_ body: (inout Value) throws(E) -> Result) throws(E) -> Result {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return try body(&value)
@@ -50,6 +50,9 @@ final class StateLock<Value>: @unchecked Sendable {
 /// `Synchronization.Mutex`, or a pthread mutex in a build with
 /// `-DOBSERVABLES_PTHREAD_LOCKS` that ThreadSanitizer can see through
 /// (`scripts/sanitize`; see the other branch of this file).
+///
+/// `package`, so that tests sharing state between threads use the same lock
+/// and a TSan run sees through theirs too.
 @usableFromInline
-typealias StateLock<Value> = Mutex<Value>
+package typealias StateLock<Value> = Mutex<Value>
 #endif
