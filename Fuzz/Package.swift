@@ -7,8 +7,9 @@ import PackageDescription
 // with `-sanitize=fuzzer,address -parse-as-library` (as swift-protobuf's
 // FuzzTesting package does) and runs each for a bounded time.
 //
-// Each target is an executable without a `main`: libFuzzer supplies it and
-// calls the target's `LLVMFuzzerTestOneInput` with each input.
+// Each target is an executable without top-level code: its entry point
+// hands libFuzzer's driver the target's `LLVMFuzzerTestOneInput`, which it
+// calls with each input.
 let formats = ["CSV", "TSV", "JSON", "JSONLines", "GeoJSON"]
 
 let package = Package(
@@ -22,7 +23,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "FuzzScrollScript",
-            dependencies: [.product(name: "MapSync", package: "MapCarousel")]
+            dependencies: ["FuzzSupport", .product(name: "MapSync", package: "MapCarousel")]
         ),
     ] + formats.map { format in
         .executableTarget(name: "Fuzz\(format)", dependencies: ["FuzzSupport"])

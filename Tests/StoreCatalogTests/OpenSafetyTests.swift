@@ -119,6 +119,16 @@ struct OpenSafetyTests {
         }
     }
 
+    @Test("a wait for another process's lock that runs out is one line saying what to do")
+    func busyIsExplained() {
+        let error = CatalogDatabase.classify(DatabaseError(resultCode: .SQLITE_BUSY, message: "database is locked"), path: "c.sqlite")
+        #expect(error.description == """
+            database error: c.sqlite is busy: another process kept it locked for over 300 s \
+            (an import in progress?); try again when it has finished
+            """)
+        #expect(CatalogDatabase.busyTimeout >= 60)
+    }
+
     @Test("an empty list in a sound catalog is still just empty")
     func anEmptyListIsNotDamage() throws {
         let catalog = try TestCatalog(.file).catalog

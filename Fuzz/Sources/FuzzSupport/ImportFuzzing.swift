@@ -32,3 +32,26 @@ private func scratchFile(_ format: ImportFormat) -> URL {
     return URL(fileURLWithPath: folder)
         .appendingPathComponent("carousel-fuzz-\(ProcessInfo.processInfo.processIdentifier).\(format.rawValue)")
 }
+
+/// libFuzzer's driver, in the fuzzer runtime `-sanitize=fuzzer` links.
+@_silgen_name("LLVMFuzzerRunDriver")
+private func LLVMFuzzerRunDriver(
+    _ argc: UnsafeMutablePointer<CInt>,
+    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+    _ testOneInput: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
+) -> CInt
+
+/// Runs libFuzzer over `testOneInput` with the command line's options.
+///
+/// SwiftPM links an executable's `main` to `<Target>_main` (so that tests
+/// can link the target), which a target without top-level code does not
+/// define; each target defines that symbol as a call to this, and libFuzzer
+/// runs as from its own `main`.
+public func runFuzzer(
+    _ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>,
+    _ testOneInput: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
+) -> CInt {
+    var argc = argc
+    var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = argv
+    return LLVMFuzzerRunDriver(&argc, &argv, testOneInput)
+}

@@ -1,3 +1,4 @@
+import FuzzSupport
 import Foundation
 import MapSync
 
@@ -14,7 +15,8 @@ private let limits = SimulationLimits(maxVirtualMs: 120_000, maxFrames: 20_000)
 /// libFuzzer's entry point: one input, read as a scroll script and, if it
 /// is one, simulated with tracing on.
 @_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzTestOneInput(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
+public func fuzzTestOneInput(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
+    guard let start else { return 0 }
     let data = Data(bytes: start, count: count)
     guard let script = try? ScrollScript(json: data),
           let simulator = try? ScrollSimulator(script: script, stores: stores)
@@ -25,4 +27,10 @@ public func fuzzTestOneInput(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
         _ = "\(error)"
     }
     return 0
+}
+
+/// The entry point SwiftPM names: libFuzzer's driver over the target above.
+@_cdecl("FuzzScrollScript_main")
+public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> CInt {
+    runFuzzer(argc, argv, fuzzTestOneInput)
 }

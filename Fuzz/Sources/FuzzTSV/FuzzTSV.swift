@@ -1,8 +1,0 @@
-import FuzzSupport
-
-/// libFuzzer's entry point: one input, read as a TSV file.
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzTestOneInput(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
-    fuzzImport(UnsafeRawBufferPointer(start: start, count: count), format: .tsv)
-    return 0
-}
