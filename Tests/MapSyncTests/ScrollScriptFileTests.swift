@@ -69,7 +69,7 @@ struct ScrollScriptFileTests {
         _ = directory
         let file = try ScrollScriptFile(path: path)
         let error = #expect(throws: ScrollScriptError.self) { try ScrollSimulator(file: file, stores: sampleStores(8)) }
-        #expect(error?.description == "event 2 (at 9): store index 12 is out of range: the list has 8 stores (0...7)")
+        #expect(error?.description == "event 2 (at 9): tapMarker 12 is out of range: the list has 8 stores (0...7)")
         _ = try ScrollSimulator(file: file, stores: sampleStores(13))
     }
 }

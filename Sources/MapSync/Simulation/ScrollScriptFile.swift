@@ -19,8 +19,8 @@ public struct ScrollScriptFile: Sendable {
     public let eventCount: Int
     /// The event with the lowest and with the highest store index
     /// (`scrollTo`, `tapMarker`), for ``validate(storeCount:)``.
-    private let lowestIndex: (index: Int, event: Int, at: Double)?
-    private let highestIndex: (index: Int, event: Int, at: Double)?
+    private let lowestIndex: (index: Int, event: Int, at: Double, action: String)?
+    private let highestIndex: (index: Int, event: Int, at: Double, action: String)?
 
     /// Reads and checks the script at `path`.
     public init(path: String) throws(ScrollScriptError) {
@@ -28,7 +28,7 @@ public struct ScrollScriptFile: Sendable {
         var scanner = try ScriptScanner(path: path)
         var header: [(key: String, value: [UInt8])] = []
         var count = 0, previous = 0.0, sawEnd = false
-        var lowest: (index: Int, event: Int, at: Double)?, highest: (index: Int, event: Int, at: Double)?
+        var lowest: (index: Int, event: Int, at: Double, action: String)?, highest: (index: Int, event: Int, at: Double, action: String)?
         try scanner.members { (key, scanner) throws(ScrollScriptError) in
             guard key == "events" else {
                 header.append((key, try scanner.value()))
@@ -60,8 +60,8 @@ public struct ScrollScriptFile: Sendable {
                 case let .tapMarker(target): index = target
                 default: return
                 }
-                if lowest == nil || index < lowest!.index { lowest = (index, count, event.at) }
-                if highest == nil || index > highest!.index { highest = (index, count, event.at) }
+                if lowest == nil || index < lowest!.index { lowest = (index, count, event.at, event.action.name) }
+                if highest == nil || index > highest!.index { highest = (index, count, event.at, event.action.name) }
             }
         }
         guard scanner.sawEvents else {
@@ -85,8 +85,18 @@ public struct ScrollScriptFile: Sendable {
         try script.validate(storeCount: storeCount)
         for bound in [lowestIndex, highestIndex] {
             guard let bound, !(0..<storeCount).contains(bound.index) else { continue }
-            let range = storeCount == 0 ? "the list is empty" : "the list has \(storeCount) stores (0...\(storeCount - 1))"
-            throw ScrollScriptError("store index \(bound.index) is out of range: \(range)", event: bound.event, at: bound.at)
+            throw ScrollScriptError(
+                "\(bound.action) \(bound.index) is out of range: \(Self.describe(storeCount: storeCount))",
+                event: bound.event, at: bound.at)
+        }
+    }
+
+    /// The list in words, as ``ScrollScript/validate(storeCount:)`` says it.
+    private static func describe(storeCount: Int) -> String {
+        switch storeCount {
+        case 0: "the list is empty"
+        case 1: "the list has 1 store (index 0)"
+        default: "the list has \(storeCount) stores (0...\(storeCount - 1))"
         }
     }
 
