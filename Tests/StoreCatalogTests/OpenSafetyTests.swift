@@ -119,6 +119,23 @@ struct OpenSafetyTests {
         }
     }
 
+    @Test("opening an up-to-date catalog does not wait for a write in progress")
+    func openingDoesNotWaitForAWriter() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("catalog.sqlite").path
+        let writer = try Catalog(path: path)
+        try writer.importList(named: "one", from: ArrayRowReader(stores: [Store(id: "a", name: "A", latitude: 1, longitude: 2)]))
+        // Another connection holds the write lock, as an import does for its
+        // whole length; a reader opening now must neither wait nor fail.
+        let holder = try DatabaseQueue(path: path)
+        try holder.writeWithoutTransaction { db in
+            try db.execute(sql: "BEGIN IMMEDIATE")
+            let reader = try Catalog(path: path, access: .read)
+            #expect(try reader.lists() == [ListSummary(name: "one", count: 1)])
+            try db.execute(sql: "ROLLBACK")
+        }
+    }
+
     @Test("a wait for another process's lock that runs out is one line saying what to do")
     func busyIsExplained() {
         let error = CatalogDatabase.classify(DatabaseError(resultCode: .SQLITE_BUSY, message: "database is locked"), path: "c.sqlite")

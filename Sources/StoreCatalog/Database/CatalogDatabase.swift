@@ -69,7 +69,7 @@ package enum CatalogDatabase {
         do {
             try queue.writeWithoutTransaction { db in
                 // Look before touching anything: a file we refuse is only read.
-                _ = try Migrator.checkIdentity(db, path: path)
+                let version = try Migrator.checkIdentity(db, path: path)
                 // WAL: readers never block the writer, and a killed import
                 // leaves only an uncommitted WAL tail that the next open
                 // ignores. A no-op once the file is in WAL mode; a new file
@@ -81,9 +81,14 @@ package enum CatalogDatabase {
                 // As SQLite's documentation advises for WAL: durable at
                 // each checkpoint, consistent at every commit.
                 try db.execute(sql: "PRAGMA synchronous = NORMAL")
-                // Checks again and migrates in one immediate transaction:
-                // another process may have migrated the file since we looked.
-                try Migrator.migrate(db, path: path)
+                // Only a file behind the schema takes the write lock: an
+                // up-to-date catalog opens without waiting for an import in
+                // progress (reads never wait under WAL). The migration checks
+                // again inside its immediate transaction: another process may
+                // have migrated the file since we looked.
+                if version < Migration.latestVersion {
+                    try Migrator.migrate(db, path: path)
+                }
             }
         } catch let error as DatabaseError {
             throw classify(error, path: path)
