@@ -20,7 +20,7 @@ extension Catalog {
         try read { db in try count(listKey(list, db), db) }
     }
 
-    private func count(_ list: Int64, _ db: Database) throws -> Int {
+    func count(_ list: Int64, _ db: Database) throws -> Int {
         let count = try rows(db, "SELECT coalesce(max(position) + 1, 0) FROM list_items WHERE list = ?", { $0.bind(list, at: 1) }) {
             $0.int(0)
         }[0]

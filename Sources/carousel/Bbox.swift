@@ -12,10 +12,10 @@ extension Carousel {
 
         @OptionGroup var database: DatabaseOptions
 
-        @Option(help: "Southern edge (latitude).") var south: Double
-        @Option(help: "Western edge (longitude).") var west: Double
-        @Option(help: "Northern edge (latitude).") var north: Double
-        @Option(help: "Eastern edge (longitude).") var east: Double
+        @Option(parsing: .unconditional, help: "Southern edge (latitude).") var south: Double
+        @Option(parsing: .unconditional, help: "Western edge (longitude).") var west: Double
+        @Option(parsing: .unconditional, help: "Northern edge (latitude).") var north: Double
+        @Option(parsing: .unconditional, help: "Eastern edge (longitude).") var east: Double
 
         @Option(help: "Only stores of this list.")
         var list: String?
@@ -37,7 +37,7 @@ extension Carousel {
 
         func run() throws {
             let stores = try database.openCatalogForReading().stores(in: box(), list: list)
-            StoreOutput(stores).print(json: json)
+            StoreOutput.print(stores, json: json)
         }
     }
 }

@@ -1,11 +1,14 @@
-/// A user error: printed as one line on stderr, exit status 1, no stack trace.
+/// A user error: printed as one line on stderr (`Error: …`), with the
+/// exit status of its ``ExitStatus`` kind, never a stack trace.
 ///
-/// ArgumentParser prints an error's `description` after `Error: `, so the
-/// message says what went wrong and, where it can, what to do.
+/// The message says what went wrong and, where it can, what to do.
 struct CLIError: Error, CustomStringConvertible {
     var description: String
+    var status: ExitStatus
 
-    init(_ description: String) {
+    /// A `status` error (by default a wrong command line).
+    init(_ description: String, status: ExitStatus = .usage) {
         self.description = description
+        self.status = status
     }
 }

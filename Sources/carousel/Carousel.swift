@@ -10,11 +10,14 @@ struct Carousel: ParsableCommand {
             Stores live in a SQLite database: --db PATH, else $CAROUSEL_DB, else \
             $XDG_DATA_HOME/carousel/carousel.sqlite (or ~/.local/share/carousel/carousel.sqlite).
             Every command that prints results takes --json.
+            Numbers may be negative as typed: --lat -33.86, --from -33.8688,151.2093.
+            On failure: one line on stderr and an exit status by kind:
+            \(ExitStatus.table)
             """,
         version: "0.1.0",
         subcommands: [
             Demo.self,
-            Import.self, Lists.self, Stores.self, Near.self, Bbox.self,
+            Import.self, Export.self, Lists.self, Stores.self, Near.self, Bbox.self, Info.self,
             Snap.self, Focus.self, Simulate.self,
         ]
     )

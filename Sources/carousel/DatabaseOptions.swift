@@ -31,7 +31,7 @@ struct DatabaseOptions: ParsableArguments {
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         } catch {
-            throw CLIError("cannot create \(folder.path) for the default database; pass --db PATH")
+            throw CLIError("cannot create \(folder.path) for the default database; pass --db PATH", status: .io)
         }
         return folder.appendingPathComponent("carousel.sqlite").path
     }

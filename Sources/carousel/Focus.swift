@@ -44,14 +44,16 @@ extension Carousel {
         var limits: SimulationLimitOptions
 
         func validate() throws {
+            if at != nil, script == nil {
+                throw CLIError("--at MS needs --script FILE: it is a time in the script's simulation")
+            }
             guard (offset == nil) != (script == nil) else {
-                throw CLIError("give either --offset X or --script FILE")
+                throw CLIError(offset == nil ? "give --offset X or --script FILE" : "give either --offset X or --script FILE, not both")
             }
             if let offset, !offset.isFinite {
                 throw CLIError("--offset must be a finite number (got \(offset))")
             }
             if let at {
-                guard script != nil else { throw CLIError("--at only applies with --script") }
                 guard at.isFinite, at >= 0 else { throw CLIError("--at must be a finite number of ms ≥ 0 (got \(at))") }
             }
         }
@@ -81,10 +83,10 @@ extension Carousel {
         /// `{"index","store","visible":[{"index","fraction","scale"}]}`, in that order.
         static func json(index: Int?, store: Store?, visible: VisibleItems) -> String {
             let cards = visible.map { item in
-                #"{"index":\#(item.dataIndex),"fraction":\#(NumberFormatting.rounded(item.fraction)),"scale":\#(NumberFormatting.rounded(item.scale))}"#
+                #"{"index":\#(item.dataIndex),"fraction":\#(JSONNumber.exact(item.fraction)),"scale":\#(JSONNumber.exact(item.scale))}"#
             }
             let storeJSON = store.map(StoreOutput.jsonObject) ?? "null"
-            return #"{"index":\#(NumberFormatting.integer(index)),"store":\#(storeJSON),"visible":[\#(cards.joined(separator: ","))]}"#
+            return #"{"index":\#(JSONNumber.integer(index)),"store":\#(storeJSON),"visible":[\#(cards.joined(separator: ","))]}"#
         }
 
         /// The focused store in a line, then the visible cards as a table.
@@ -103,7 +105,7 @@ extension Carousel {
                 ])
             }
             return """
-                Focused at offset \(NumberFormatting.rounded(offset)): #\(index) \(store.name) (\(store.id)), \
+                Focused at offset \(NumberFormatting.rounded(offset)): #\(index) \(store.name.terminalEscaped) (\(store.id.terminalEscaped)), \
                 \(NumberFormatting.coordinate(store.latitude)), \(NumberFormatting.coordinate(store.longitude))
 
                 \(table.render())

@@ -45,16 +45,25 @@ extension Carousel {
         @Option(help: "The carousel order: as in the file, by name, or by distance from --from.")
         var order: Order = .file
 
-        @Option(help: ArgumentHelp("The point --order distance measures from.", valueName: "lat,lng"))
-        var from: String?
+        @Option(
+            parsing: .unconditional,
+            help: ArgumentHelp("The point --order distance measures from.", valueName: "lat,lng"),
+            transform: CoordinateArgument.parse)
+        var from: Coordinate?
+
+        @Option(help: ArgumentHelp(
+            "Build each store's name from columns, e.g. \"{상호명} {지점명}\" (any column names; {{ and }} for braces).",
+            valueName: "template"))
+        var nameFormat: String?
 
         @Flag(help: "Print JSON: {\"list\", \"imported\", \"rejected\", \"errors\": [{\"line\", \"column\", \"reason\"}]}.")
         var json = false
 
         func validate() throws {
             _ = try importFormat()
-            _ = try DistanceOrigin.parse(from, required: order == .distance, flag: "--order distance")
+            _ = try DistanceOrigin.check(from, required: order == .distance, flag: "--order distance")
             guard !list.allSatisfy(\.isWhitespace) else { throw ValidationError("--list needs a name") }
+            _ = try parsedNameFormat()
         }
 
         private func importFormat() throws -> ImportFormat {
@@ -70,22 +79,38 @@ extension Carousel {
             return inferred
         }
 
+        private func parsedNameFormat() throws -> NameFormat? {
+            guard let nameFormat else { return nil }
+            do {
+                return try NameFormat(nameFormat)
+            } catch {
+                throw ValidationError("--name-format: \(error.description.replacingOccurrences(of: "name format ", with: ""))")
+            }
+        }
+
         private static var formatNames: String { ImportFormat.allCases.map(\.rawValue).joined(separator: ", ") }
 
         func run() throws {
             let url = URL(fileURLWithPath: file)
             var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue else {
-                throw CLIError("no such file: \(file)")
+            guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
+                throw CLIError("no such file: \(file)", status: .missingInput)
+            }
+            guard !isDirectory.boolValue else { throw CLIError("\(file) is a folder, not a store file") }
+            guard FileManager.default.isReadableFile(atPath: url.path) else {
+                throw CLIError("cannot read \(file): permission denied", status: .io)
             }
             let order: ImportOrder =
                 switch self.order {
                 case .file: .file
                 case .name: .name
-                case .distance: .distance(from: try DistanceOrigin.parse(from, required: true, flag: "--order distance")!)
+                case .distance: .distance(from: try DistanceOrigin.check(from, required: true, flag: "--order distance")!)
                 }
             // The file first: a bad file must not create a database.
-            let reader = try makeStoreRowReader(for: url, format: importFormat())
+            var reader = try makeStoreRowReader(for: url, format: importFormat())
+            if let nameFormat = try parsedNameFormat() {
+                reader = NameFormattingReader(reader, format: nameFormat, path: file)
+            }
             let catalog = try database.openCatalog()
             do {
                 let report = try catalog.importList(
@@ -93,7 +118,7 @@ extension Carousel {
                 print(json ? Self.json(report) : Self.summary(report, imported: true))
             } catch let CatalogError.rowsRejected(report) {
                 print(json ? Self.json(report) : Self.summary(report, imported: false))
-                throw CLIError(CatalogError.rowsRejected(report).description)
+                throw CLIError(CatalogError.rowsRejected(report).description, status: .badData)
             }
         }
 
@@ -120,7 +145,7 @@ extension Carousel {
             if report.issues.count > listedIssues {
                 lines.append("  … and \(report.issues.count - listedIssues) more")
             }
-            return lines.joined(separator: "\n")
+            return lines.map(\.terminalEscaped).joined(separator: "\n")
         }
     }
 }

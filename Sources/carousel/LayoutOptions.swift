@@ -45,7 +45,7 @@ struct LayoutOptions: ParsableArguments {
     @Flag(inversion: .prefixedNo, help: "Loop the items, with --loop-padding copies at each end.")
     var loop: Bool?
 
-    @Option(help: ArgumentHelp("Copies at each end of a looping carousel (default 2).", valueName: "K"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Copies at each end of a looping carousel (default 2).", valueName: "K"))
     var loopPadding: Int?
 
     @Option(parsing: .unconditional, help: "Scale of an item with nothing visible, in [0, 1] (default 0.7).")

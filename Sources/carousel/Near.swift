@@ -12,16 +12,16 @@ extension Carousel {
 
         @OptionGroup var database: DatabaseOptions
 
-        @Option(help: "Latitude of the point, -90...90.")
+        @Option(parsing: .unconditional, help: "Latitude of the point, -90...90.")
         var lat: Double
 
-        @Option(help: "Longitude of the point, -180...180.")
+        @Option(parsing: .unconditional, help: "Longitude of the point, -180...180.")
         var lng: Double
 
-        @Option(help: "How many stores at most.")
+        @Option(parsing: .unconditional, help: "How many stores at most.")
         var limit = 10
 
-        @Option(name: .customLong("within-km"), help: "Only stores within this many kilometres.")
+        @Option(name: .customLong("within-km"), parsing: .unconditional, help: "Only stores within this many kilometres.")
         var withinKm: Double?
 
         @Option(help: "Only stores of this list.")
@@ -34,7 +34,7 @@ extension Carousel {
             guard Coordinate(latitude: lat, longitude: lng).isValid else {
                 throw ValidationError("--lat must be in -90...90 and --lng in -180...180 (got \(lat), \(lng))")
             }
-            guard limit > 0 else { throw ValidationError("--limit must be at least 1 (got \(limit))") }
+            guard limit > 0 else { throw ValidationError(limit < 0 ? "--limit cannot be negative (got \(limit))" : "--limit must be at least 1 (got \(limit))") }
             if let withinKm, !(withinKm.isFinite && withinKm >= 0) {
                 throw ValidationError("--within-km must be a distance of 0 or more (got \(withinKm))")
             }
@@ -44,7 +44,7 @@ extension Carousel {
             let found = try database.openCatalogForReading().nearest(
                 to: Coordinate(latitude: lat, longitude: lng), limit: limit,
                 withinMeters: withinKm.map { $0 * 1000 }, list: list)
-            StoreOutput(found).print(json: json)
+            StoreOutput.print(found, json: json)
         }
     }
 }

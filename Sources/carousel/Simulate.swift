@@ -59,29 +59,28 @@ extension Carousel {
         }
 
         /// Reads the script at `path` with the LAYOUT flags laid over its
-        /// layout. Its events stay in the file, read one at a time as the
-        /// simulation runs: a million-event script runs in flat memory.
+        /// layout; a file that is not JSON is reported by line and column.
+        /// Its events stay in the file, read one at a time as the simulation
+        /// runs: a million-event script runs in flat memory.
         static func readScript(at path: String, layout: LayoutOptions) throws -> ScrollScriptFile {
-            var isFolder: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue,
-                  FileManager.default.isReadableFile(atPath: path)
-            else {
-                // What Foundation says of a missing or unreadable file.
-                let reason: String
-                do {
-                    _ = try FileHandle(forReadingFrom: URL(fileURLWithPath: path)).close()
-                    reason = "it is a folder"
-                } catch {
-                    reason = error.localizedDescription
-                }
-                throw CLIError("cannot read the script \(path): \(reason)")
+            do {
+                try FileHandle(forReadingFrom: URL(fileURLWithPath: path)).close()
+            } catch {
+                let report = ErrorReport(error)
+                throw CLIError("cannot read the script: \(report.message)", status: report.status)
             }
             do {
                 var file = try ScrollScriptFile(path: path)
                 file.script = layout.applied(to: file.script)
                 return file
             } catch {
-                throw CLIError("\(path): \(error)")
+                // Only a script that failed is read whole, to say where its
+                // JSON breaks, by line and column.
+                if let data = try? Data(contentsOf: URL(fileURLWithPath: path)),
+                   let failure = JSONSyntax.firstError(in: Array(data)) {
+                    throw CLIError("\(path):\(failure.line):\(failure.column): not valid JSON: \(failure.reason)", status: .badData)
+                }
+                throw CLIError("\(path): \(error)", status: .badData)
             }
         }
 
@@ -112,7 +111,7 @@ extension Carousel {
             do {
                 return try ScrollSimulator(file: script, stores: stores)
             } catch {
-                throw CLIError("\(source): \(error)")
+                throw CLIError("\(source): \(error)", status: .badData)
             }
         }
     }

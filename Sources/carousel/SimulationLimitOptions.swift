@@ -39,7 +39,7 @@ struct SimulationLimitOptions: ParsableArguments {
             case .virtualTime: "--max-virtual-ms"
             case .frames: "--max-frames"
             }
-            throw CLIError("simulation stopped: \(error.reason); raise the limit with \(flag) if this is intended")
+            throw CLIError("simulation stopped: \(error.reason); raise the limit with \(flag) if this is intended", status: .badData)
         }
     }
 }

@@ -15,7 +15,7 @@ extension Carousel {
                 """
         )
 
-        @Option(help: "Number of items (with --loop, the data items; copies are added).")
+        @Option(parsing: .unconditional, help: "Number of items (with --loop, the data items; copies are added).")
         var count: Int
 
         @Option(parsing: .unconditional, help: ArgumentHelp("Content offset at release, in points.", valueName: "X"))
@@ -24,7 +24,7 @@ extension Carousel {
         @Option(parsing: .unconditional, help: ArgumentHelp("Velocity at release, in points per ms, positive toward later items.", valueName: "V"))
         var velocity: Double
 
-        @Option(help: ArgumentHelp("Item the drag began at rest on (default: the focused item at --offset).", valueName: "I"))
+        @Option(parsing: .unconditional, help: ArgumentHelp("Item the drag began at rest on (default: the focused item at --offset).", valueName: "I"))
         var startIndex: Int?
 
         @OptionGroup(title: "Layout")
@@ -34,7 +34,7 @@ extension Carousel {
         var json = false
 
         func validate() throws {
-            guard count >= 0 else { throw CLIError("--count must be ≥ 0 (got \(count))") }
+            guard count >= 0 else { throw CLIError("--count cannot be negative (got \(count))") }
             guard offset.isFinite else { throw CLIError("--offset must be a finite number (got \(offset))") }
             guard velocity.isFinite else { throw CLIError("--velocity must be a finite number (got \(velocity))") }
             if let startIndex {
@@ -56,16 +56,19 @@ extension Carousel {
             print(json ? Self.json(release) : Self.text(release, layout: layout))
         }
 
-        /// `{"projected","targetOffset","index","motion"}`, in that order.
+        /// `{"projected","targetOffset","index","item","motion"}`, in that
+        /// order, numbers exact. `index` is the data item the carousel rests
+        /// on (the store, for a store list); `item` the laid-out item, which
+        /// in a looping carousel counts the copies before the first.
         static func json(_ release: Release) -> String {
-            let index = release.index.map(String.init) ?? "null"
-            return #"{"projected":\#(NumberFormatting.rounded(release.projected)),"targetOffset":\#(NumberFormatting.rounded(release.targetOffset)),"index":\#(index),"motion":"\#(release.motion.rawValue)"}"#
+            let index = JSONNumber.integer(release.dataIndex), item = JSONNumber.integer(release.index)
+            return #"{"projected":\#(JSONNumber.exact(release.projected)),"targetOffset":\#(JSONNumber.exact(release.targetOffset)),"index":\#(index),"item":\#(item),"motion":"\#(release.motion.rawValue)"}"#
         }
 
         /// A short labelled block for people.
         static func text(_ release: Release, layout: CarouselLayout) -> String {
-            var item = release.index.map(String.init) ?? "none (empty carousel)"
-            if layout.loop != nil, let data = release.dataIndex { item += " (data index \(data))" }
+            var item = release.dataIndex.map(String.init) ?? "none (empty carousel)"
+            if layout.loop != nil, let laidOut = release.index { item += " (item \(laidOut) with the loop's copies)" }
             return [
                 ("projected", NumberFormatting.rounded(release.projected)),
                 ("target offset", NumberFormatting.rounded(release.targetOffset)),

@@ -1,44 +1,89 @@
 import Foundation
 import StoreCatalog
 
-/// Stores as every command prints them: a JSON array, one store per line
-/// (SPEC §8: `{"id","name","latitude","longitude"}`, then address, category
-/// and phone when present, attributes when any, distanceMeters for a
-/// distance search), or a text table.
+/// Stores as every command prints them, written as they come: a JSON array,
+/// one store per line (`{"id","name","latitude","longitude"}`, then
+/// address, category and phone when present, attributes when any,
+/// distanceMeters for a distance search), or a text table.
+///
+/// Nothing is held but the table's sizing sample, so a 234,908-store list
+/// prints in flat memory and its first row reaches the reader at once.
 struct StoreOutput {
-    struct Row {
-        var store: Store
-        var distanceMeters: Double?
-    }
+    /// The widest store name or id a table shows before cutting it with "…".
+    static let maximumNameWidth = 40
+    static let maximumIdWidth = 24
 
-    var rows: [Row]
-    /// Show each store's 0-based list position (a list in carousel order).
-    var showsPositions = false
+    private let json: Bool
+    private let output: StandardOutput
+    private let showsPositions: Bool
+    private let showsDistance: Bool
+    private var table: StreamingTable?
+    private var count = 0
 
-    init(_ stores: [Store], showsPositions: Bool = false) {
-        rows = stores.map { Row(store: $0) }
+    /// - Parameters:
+    ///   - showsPositions: a `#` column with each store's list position
+    ///     (tables only: JSON is in list order or says the distance).
+    ///   - showsDistance: a distance column (tables) or `distanceMeters` (JSON).
+    init(json: Bool, showsPositions: Bool = false, showsDistance: Bool = false, output: StandardOutput = .shared) {
+        self.json = json
+        self.output = output
         self.showsPositions = showsPositions
-    }
-
-    init(_ found: [StoreDistance]) {
-        rows = found.map { Row(store: $0.store, distanceMeters: $0.distanceMeters) }
-    }
-
-    /// Prints JSON or a table to standard output.
-    func print(json: Bool) {
-        Swift.print(json ? self.json() : table())
-    }
-
-    /// The JSON document, written by hand: `stores --json` of a 234,908-store
-    /// list would spend seconds in JSONEncoder.
-    func json() -> String {
-        guard !rows.isEmpty else { return "[]" }
-        var text = "[\n"
-        for (index, row) in rows.enumerated() {
-            Self.appendJSON(row.store, distanceMeters: row.distanceMeters, to: &text)
-            text += index == rows.count - 1 ? "\n" : ",\n"
+        self.showsDistance = showsDistance
+        if !json {
+            table = StreamingTable(
+                (showsPositions ? [StreamingTable.Column(title: "#", alignment: .right)] : [])
+                    + [
+                        StreamingTable.Column(title: "id", maximumWidth: Self.maximumIdWidth),
+                        StreamingTable.Column(title: "name", maximumWidth: Self.maximumNameWidth),
+                        StreamingTable.Column(title: "latitude", alignment: .right),
+                        StreamingTable.Column(title: "longitude", alignment: .right),
+                    ]
+                    + (showsDistance ? [StreamingTable.Column(title: "distance", alignment: .right)] : []),
+                output: output)
         }
-        return text + "]"
+    }
+
+    /// Writes one store (at list `position`, `distanceMeters` away).
+    mutating func write(_ store: Store, position: Int? = nil, distanceMeters: Double? = nil) {
+        defer { count += 1 }
+        if json {
+            output.write(count == 0 ? "[\n" : ",\n")
+            var text = ""
+            Self.appendJSON(store, distanceMeters: showsDistance ? distanceMeters : nil, to: &text)
+            output.write(text)
+            output.flushFirstLines()
+        } else {
+            table?.append(
+                (showsPositions ? [position.map(String.init) ?? ""] : [])
+                    + [store.id, store.name, String(store.latitude), String(store.longitude)]
+                    + (showsDistance ? [distanceMeters.map(Self.distance) ?? ""] : []))
+        }
+    }
+
+    /// Closes the array or prints the rest of the table; "No stores." or
+    /// `[]` when there were none.
+    mutating func finish() {
+        if json {
+            output.line(count == 0 ? "[]" : "\n]")
+        } else if count == 0 {
+            output.line("No stores.")
+        } else {
+            table?.finish()
+        }
+    }
+
+    /// Prints `stores` whole (the result of a bounded query).
+    static func print(_ stores: [Store], json: Bool) {
+        var output = StoreOutput(json: json)
+        for store in stores { output.write(store) }
+        output.finish()
+    }
+
+    /// Prints stores found by distance, with their distance.
+    static func print(_ found: [StoreDistance], json: Bool) {
+        var output = StoreOutput(json: json, showsDistance: true)
+        for item in found { output.write(item.store, distanceMeters: item.distanceMeters) }
+        output.finish()
     }
 
     /// One store as a JSON object, as in the arrays above (`focus` prints one).
@@ -48,54 +93,56 @@ struct StoreOutput {
         return text
     }
 
-    /// Appends `{"id","name","latitude","longitude",…}` for `store`.
-    private static func appendJSON(_ store: Store, distanceMeters: Double?, to text: inout String) {
+    /// Appends `{"id","name","latitude","longitude",…}` for `store`; numbers
+    /// exact, attribute values that are JSON numbers as numbers.
+    static func appendJSON(_ store: Store, distanceMeters: Double?, to text: inout String) {
         text += "{\"id\":"
         AttributesJSON.appendQuoted(store.id, to: &text)
         text += ",\"name\":"
         AttributesJSON.appendQuoted(store.name, to: &text)
-        text += ",\"latitude\":\(store.latitude),\"longitude\":\(store.longitude)"
+        text += ",\"latitude\":\(JSONNumber.exact(store.latitude)),\"longitude\":\(JSONNumber.exact(store.longitude))"
         for (key, value) in [("address", store.address), ("category", store.category), ("phone", store.phone)] {
             guard let value else { continue }
             text += ",\"\(key)\":"
             AttributesJSON.appendQuoted(value, to: &text)
         }
-        if let attributes = AttributesJSON.encode(store.attributes) {
-            text += ",\"attributes\":" + attributes
+        if !store.attributes.isEmpty {
+            text += ",\"attributes\":"
+            appendAttributes(store.attributes, to: &text)
         }
         if let distanceMeters {
-            text += ",\"distanceMeters\":\(distanceMeters)"
+            text += ",\"distanceMeters\":\(JSONNumber.exact(distanceMeters))"
         }
         text += "}"
     }
 
-    /// `text` as a JSON string literal, for the hand-written documents
-    /// (their keys in the order SPEC §8 gives them).
+    /// `{"key":value,…}` by key: a value that is a JSON number literal
+    /// (`1250`, `-3.5`) as a number, any other as a string.
+    static func appendAttributes(_ attributes: [String: String], to text: inout String, first: Bool = true) {
+        text += "{"
+        for (index, key) in attributes.keys.sorted().enumerated() {
+            if index > 0 { text += "," }
+            appendMember(key, attributes[key]!, to: &text)
+        }
+        text += "}"
+    }
+
+    /// `"key":value` with a number-literal value unquoted.
+    static func appendMember(_ key: String, _ value: String, to text: inout String) {
+        AttributesJSON.appendQuoted(key, to: &text)
+        text += ":"
+        if JSONNumber.isLiteral(value) {
+            text += value
+        } else {
+            AttributesJSON.appendQuoted(value, to: &text)
+        }
+    }
+
+    /// `text` as a JSON string literal, for the hand-written documents.
     static func quoted(_ text: String) -> String {
         var literal = ""
         AttributesJSON.appendQuoted(text, to: &literal)
         return literal
-    }
-
-    /// The human table; "No stores." when there are none.
-    func table() -> String {
-        guard !rows.isEmpty else { return "No stores." }
-        let showsDistance = rows.contains { $0.distanceMeters != nil }
-        var table = TextTable(
-            (showsPositions ? [TextTable.Column(title: "#", alignment: .right)] : [])
-                + [
-                    TextTable.Column(title: "id"), TextTable.Column(title: "name"),
-                    TextTable.Column(title: "latitude", alignment: .right),
-                    TextTable.Column(title: "longitude", alignment: .right),
-                ]
-                + (showsDistance ? [TextTable.Column(title: "distance", alignment: .right)] : []))
-        for (index, row) in rows.enumerated() {
-            table.append(
-                (showsPositions ? [String(index)] : [])
-                    + [row.store.id, row.store.name, String(row.store.latitude), String(row.store.longitude)]
-                    + (showsDistance ? [Self.distance(row.distanceMeters ?? 0)] : []))
-        }
-        return table.render()
     }
 
     /// `850 m` below a kilometre, `12.35 km` above.

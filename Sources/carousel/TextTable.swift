@@ -16,9 +16,11 @@ struct TextTable {
         self.columns = columns
     }
 
+    /// Adds a row; control characters in its cells are escaped
+    /// (``TerminalText``), so data never drives the terminal.
     mutating func append(_ row: [String]) {
         precondition(row.count == columns.count, "a row needs one cell per column")
-        rows.append(row)
+        rows.append(row.map(\.terminalEscaped))
     }
 
     func render() -> String {

@@ -3,8 +3,8 @@ import MapSync
 import StoreCatalog
 
 /// A simulation's timeline as `simulate` and `demo` print it: JSON Lines
-/// exactly as SPEC §8 (keys in the documented order), or a table a person
-/// can follow, with each store's name.
+/// with exact numbers (keys in the documented order), or a table a person
+/// can follow, rounded, with each store's name.
 struct TimelineOutput {
     let timeline: [TimelineEntry]
     /// The store name at a list position; looked up only for printed rows.
@@ -17,7 +17,7 @@ struct TimelineOutput {
 
     /// `{"t":0,"type":"camera","index":0,"storeId":"s1","latitude":37.5,"longitude":127.0,"zoom":16}` and kin.
     static func json(_ entry: TimelineEntry) -> String {
-        var text = #"{"t":\#(NumberFormatting.rounded(entry.time)),"type":"\#(entry.kind.name)""#
+        var text = #"{"t":\#(JSONNumber.exact(entry.time)),"type":"\#(entry.kind.name)""#
         func field(_ key: String, _ value: String) { text += #","\#(key)":\#(value)"# }
         func quoted(_ key: String, _ value: String) {
             text += #","\#(key)":"#
@@ -27,29 +27,31 @@ struct TimelineOutput {
         case .camera(let camera):
             field("index", String(camera.index))
             quoted("storeId", camera.storeId)
-            field("latitude", NumberFormatting.coordinate(camera.latitude))
-            field("longitude", NumberFormatting.coordinate(camera.longitude))
-            field("zoom", NumberFormatting.rounded(camera.zoom))
+            field("latitude", JSONNumber.exact(camera.latitude))
+            field("longitude", JSONNumber.exact(camera.longitude))
+            field("zoom", JSONNumber.exact(camera.zoom))
         case .marker(let marker):
             field("index", String(marker.index))
             quoted("storeId", marker.storeId)
-            field("previousIndex", NumberFormatting.integer(marker.previousIndex))
+            field("previousIndex", JSONNumber.integer(marker.previousIndex))
         case .frame(let frame):
-            field("offset", NumberFormatting.rounded(frame.offset))
-            field("focus", NumberFormatting.integer(frame.dataIndex))
+            field("offset", JSONNumber.exact(frame.offset))
+            field("focus", JSONNumber.integer(frame.dataIndex))
             field("direction", #""\#(frame.direction.rawValue)""#)
         case let .release(release, velocity):
-            field("velocity", NumberFormatting.rounded(velocity))
-            field("projected", NumberFormatting.rounded(release.projected))
-            field("targetOffset", NumberFormatting.rounded(release.targetOffset))
-            field("index", NumberFormatting.integer(release.index))
+            field("velocity", JSONNumber.exact(velocity))
+            field("projected", JSONNumber.exact(release.projected))
+            field("targetOffset", JSONNumber.exact(release.targetOffset))
+            // The store rested on; `item` counts a looping carousel's copies too.
+            field("index", JSONNumber.integer(release.dataIndex))
+            field("item", JSONNumber.integer(release.index))
             field("motion", #""\#(release.motion.rawValue)""#)
         case .jump(let jump):
-            field("from", NumberFormatting.rounded(jump.from))
-            field("to", NumberFormatting.rounded(jump.to))
+            field("from", JSONNumber.exact(jump.from))
+            field("to", JSONNumber.exact(jump.to))
         case .scroll(let scroll):
             field("index", String(scroll.dataIndex))
-            field("targetOffset", NumberFormatting.rounded(scroll.targetOffset))
+            field("targetOffset", JSONNumber.exact(scroll.targetOffset))
             field("animated", String(scroll.animated))
         }
         return text + "}"

@@ -65,7 +65,8 @@ struct CatalogCommandTests {
         #expect(storeArray[0] as NSDictionary == [
             "id": "s1", "name": "Gangnam", "latitude": 37.4979, "longitude": 127.0276,
             "address": "396 Gangnam-daero, Seoul", "category": "cafe", "phone": "02-111",
-            "attributes": ["seats": "33"],
+            // An attribute that is a number stays a number in JSON.
+            "attributes": ["seats": 33],
         ] as NSDictionary)
         // Absent fields and empty attributes are left out, not null.
         #expect(storeArray[1] as NSDictionary == [
@@ -99,8 +100,9 @@ struct CatalogCommandTests {
         #expect(lists.lines == ["list   stores", "-----  ------", "seoul       4"])
 
         let stores = try workspace.run(["stores", "--list", "seoul", "--sort", "distance", "--from", "37.5563,126.9236"])
-        #expect(stores.lines.first == "id  name     latitude  longitude  distance")
-        #expect(stores.lines.dropFirst(2).first?.hasPrefix("s3  Hongdae") == true)
+        // Nearest first, each with its list position.
+        #expect(stores.lines.first == "#  id  name     latitude  longitude  distance")
+        #expect(stores.lines.dropFirst(2).first?.hasPrefix("2  s3  Hongdae") == true)
         #expect(stores.lines.dropFirst(2).first?.hasSuffix("0 m") == true)
 
         let near = try workspace.run(["near", "--lat", "0", "--lng", "0", "--within-km", "10"])

@@ -56,9 +56,10 @@ struct FocusCommandTests {
     }
 
     @Test(arguments: [
-        ([String](), "give either --offset X or --script FILE"),
-        (["--offset", "0", "--script", "x.json"], "give either --offset X or --script FILE"),
-        (["--offset", "0", "--at", "5"], "--at only applies with --script"),
+        ([String](), "give --offset X or --script FILE"),
+        (["--offset", "0", "--script", "x.json"], "give either --offset X or --script FILE, not both"),
+        (["--offset", "0", "--at", "5"], "--at MS needs --script FILE"),
+        (["--at", "5"], "--at MS needs --script FILE"),
         (["--offset", "nan"], "--offset must be a finite number"),
     ])
     func badFlagsAreOneClearError(arguments: [String], message: String) throws {

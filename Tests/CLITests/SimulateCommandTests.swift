@@ -40,10 +40,10 @@ struct SimulateCommandTests {
         let result = try simulate("gentle-swipe", ["--json", "--trace"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.lines.contains(
-            #"{"t":750,"type":"release","velocity":0.4,"projected":159.6,"targetOffset":312,"index":1,"motion":"decelerate"}"#))
+            #"{"t":750,"type":"release","velocity":0.4,"projected":159.59999999999997,"targetOffset":312,"index":1,"item":1,"motion":"decelerate"}"#))
         #expect(result.lines.contains(#"{"t":1350,"type":"frame","offset":312,"focus":1,"direction":"forward"}"#))
-        // Frame times print rounded: 500 + 1000/60 → 516.667.
-        #expect(result.lines.contains { $0.hasPrefix(#"{"t":516.667,"type":"frame","offset":8,"#) })
+        // JSON numbers are exact: 500 + 1000/60 and the engine's 8 + ε read back to the same Doubles.
+        #expect(result.lines.contains { $0.hasPrefix(#"{"t":516.6666666666666,"type":"frame","offset":8.000000000000002,"#) })
         let times = try result.lines.map { line in
             let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
             return try #require(object["t"] as? Double)
@@ -66,7 +66,7 @@ struct SimulateCommandTests {
         // mid-fling. Frame 2 after the release: 120 + 192 · (1 − 0.99^33.3)
         // = 174.6 pt, past half a page (156); frame 1 was at 149.6.
         let result = try simulate("gentle-swipe", ["--json", "--debounce-ms", "0", "--zoom", "14"])
-        #expect(result.lines[safe: 2]?.hasPrefix(#"{"t":783.333,"type":"camera","index":1,"#) == true, "\(result.stdout)")
+        #expect(result.lines[safe: 2]?.hasPrefix(#"{"t":783.3333333333334,"type":"camera","index":1,"#) == true, "\(result.stdout)")
         #expect(result.lines[safe: 2]?.hasSuffix(#""zoom":14}"#) == true)
     }
 

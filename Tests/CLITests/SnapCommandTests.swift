@@ -21,12 +21,13 @@ struct SnapCommandTests {
         #expect(result["targetOffset"] as? Double == 624)
         #expect(result["index"] as? Int == 2)
         #expect(result["motion"] as? String == "decelerate")
-        #expect(Set(result.keys) == ["projected", "targetOffset", "index", "motion"])
+        #expect(Set(result.keys) == ["projected", "targetOffset", "index", "item", "motion"])
+        #expect(result["item"] as? Int == 2, "without a loop the item is the index")
     }
 
     @Test func keysComeInTheDocumentedOrder() throws {
         let result = try CarouselProcess.run(["snap", "--count", "3", "--offset", "0", "--velocity", "0", "--json"])
-        #expect(result.stdout == #"{"projected":0,"targetOffset":0,"index":0,"motion":"decelerate"}"# + "\n")
+        #expect(result.stdout == #"{"projected":0,"targetOffset":0,"index":0,"item":0,"motion":"decelerate"}"# + "\n")
     }
 
     @Test func startIndexLimitsSingleToTheNextCard() throws {
@@ -69,10 +70,12 @@ struct SnapCommandTests {
         #expect(custom["projected"] as? Double == 352)
     }
 
-    @Test func loopIndexCountsTheCopies() throws {
+    @Test func loopIndexNamesTheDataItemAndItemCountsTheCopies() throws {
         // 5 items + 2 copies each end: 9 laid-out items, offsets up to 8 · 312.
+        // Item 8 is the second copy after the end: data item (8 − 2) mod 5 = 1.
         let result = try snap(["--loop", "--count", "5", "--offset", "2490", "--velocity", "3"])
-        #expect(result["index"] as? Int == 8)
+        #expect(result["index"] as? Int == 1)
+        #expect(result["item"] as? Int == 8)
         #expect(result["targetOffset"] as? Double == 2496)
     }
 

@@ -1,0 +1,48 @@
+import ArgumentParser
+import Foundation
+
+extension Carousel {
+    /// Parses, validates and runs the command; every failure ends in one line
+    /// on stderr and the exit status of its kind (``ExitStatus``).
+    ///
+    /// ArgumentParser's own `main()` would print a validation error with its
+    /// help and usage (three or four lines) and exit 1 or 64 depending on
+    /// where the error was thrown; here `--help` alone shows usage.
+    static func main() {
+        StandardOutput.shared.ignoreBrokenPipe()
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        var command: any ParsableCommand
+        do {
+            command = try parseAsRoot(arguments)
+        } catch {
+            // --help and --version are "errors" that exit cleanly.
+            if exitCode(for: error) == .success {
+                print(fullMessage(for: error))
+                Foundation.exit(0)
+            }
+            let message = CommandSuggestion.unknownCommand(in: arguments, root: self) ?? message(for: error)
+            fail(ErrorReport(message: ErrorReport.oneLine(message), status: .usage))
+        }
+        do {
+            try command.run()
+            StandardOutput.shared.flush()
+        } catch {
+            StandardOutput.shared.flush()
+            // `help` and `--help` on a command with subcommands arrive here.
+            if exitCode(for: error) == .success {
+                print(fullMessage(for: error))
+                Foundation.exit(0)
+            }
+            fail(ErrorReport(error))
+        }
+        Foundation.exit(ExitStatus.success.rawValue)
+    }
+
+    /// Prints `report` as `Error: message` on stderr and exits with its
+    /// status; a list name or file value in the message is escaped like
+    /// any data printed to a terminal.
+    static func fail(_ report: ErrorReport) -> Never {
+        FileHandle.standardError.write(Data("Error: \(report.message.terminalEscaped)\n".utf8))
+        Foundation.exit(report.status.rawValue)
+    }
+}

@@ -1,0 +1,100 @@
+import ArgumentParser
+import CarouselEngine
+import Foundation
+import MapSync
+import StoreCatalog
+
+/// Any error a command run throws, as the one line `carousel` prints on
+/// stderr and the exit status of its kind.
+///
+/// Library errors already speak in the user's terms; this decides their
+/// kind and keeps platform internals ("NSCocoaErrorDomain error 256", a
+/// decoder's enum case) out of the line.
+struct ErrorReport: Equatable {
+    var message: String
+    var status: ExitStatus
+
+    init(message: String, status: ExitStatus) {
+        self.message = message
+        self.status = status
+    }
+
+    /// What `error`, thrown while a command ran, says to the user.
+    init(_ error: any Error) {
+        switch error {
+        case let error as CLIError:
+            self.init(message: error.description, status: error.status)
+        case let error as ValidationError:
+            self.init(message: error.message, status: .usage)
+        case let error as CatalogError:
+            self.init(catalog: error)
+        case let error as ImportFileError:
+            // A file the reader could not open or read is an I/O failure;
+            // anything else it says is about the file's content.
+            let io = error.reason.hasPrefix("cannot open") || error.reason.hasPrefix("cannot read")
+            self.init(message: error.description, status: io ? .io : .badData)
+        case let error as ScrollScriptError:
+            self.init(message: "the scroll script: \(error)", status: .badData)
+        case let error as LayoutError:
+            self.init(message: "\(error)", status: .usage)
+        case let error as ScrollError:
+            self.init(message: "\(error)", status: .usage)
+        case let error as MapSyncError:
+            self.init(message: "\(error)", status: .usage)
+        case let error as CocoaError:
+            self.init(message: Self.describe(error), status: Self.status(of: error))
+        default:
+            self.init(message: Self.oneLine("\(error)"), status: .io)
+        }
+        message = Self.oneLine(message)
+    }
+
+    private init(catalog error: CatalogError) {
+        switch error {
+        case .newerSchema, .notACatalog, .rowsRejected:
+            self.init(message: error.description, status: .badData)
+        case .listNotFound:
+            self.init(message: error.description, status: .missingInput)
+        case .listExists, .positionOutOfRange, .invalidArgument:
+            self.init(message: error.description, status: .usage)
+        case .database(let reason):
+            // GRDB's words when the folder of a new database is read-only.
+            if reason.contains("WAL") {
+                self.init(
+                    message: "cannot open the database: its folder must exist and be writable; pass another --db",
+                    status: .io)
+            } else {
+                self.init(message: error.description, status: .io)
+            }
+        }
+    }
+
+    /// A file system error in words: what failed and on which file.
+    static func describe(_ error: CocoaError) -> String {
+        let path = error.filePath ?? error.url?.path
+        let on = path.map { " \($0)" } ?? ""
+        switch error.code {
+        case .fileReadNoSuchFile, .fileNoSuchFile: return "no such file:\(on)"
+        case .fileReadNoPermission, .fileWriteNoPermission: return "permission denied:\(on)"
+        case .fileWriteOutOfSpace: return "the disk is full, writing\(on)"
+        case .fileReadCorruptFile, .fileReadInapplicableStringEncoding: return "cannot read\(on): not UTF-8 text"
+        default:
+            let posix = (error.userInfo[NSUnderlyingErrorKey] as? NSError).flatMap { POSIXErrorCode(rawValue: Int32($0.code)) }
+            return "cannot access\(on)" + (posix.map { ": \(String(cString: strerror($0.rawValue)))" } ?? "")
+        }
+    }
+
+    private static func status(of error: CocoaError) -> ExitStatus {
+        switch error.code {
+        case .fileReadNoSuchFile, .fileNoSuchFile: .missingInput
+        case .fileReadCorruptFile, .fileReadInapplicableStringEncoding: .badData
+        default: .io
+        }
+    }
+
+    /// `text` on one line: line breaks become "; ".
+    static func oneLine(_ text: String) -> String {
+        text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty }.joined(separator: "; ")
+    }
+}

@@ -1,0 +1,79 @@
+import ArgumentParser
+import Foundation
+import StoreCatalog
+
+extension Carousel {
+    /// `carousel export NAME --format F [--output FILE]`: a list as a file
+    /// that `carousel import` reads back to the same list.
+    struct Export: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "export",
+            abstract: "Write a store list as csv, tsv, json, jsonl or geojson.",
+            discussion: """
+                The file imports back to the same list: ids, names, coordinates (shortest exact \
+                decimals), address, category, phone, every attribute, in carousel order. csv and tsv \
+                have a column per attribute (empty where a store has none); json and jsonl put \
+                attributes beside the named fields, numbers as numbers; geojson writes Point features \
+                with the store id as the Feature id. Streams: memory stays flat at any list size. \
+                With --output the file appears only once complete; without it, standard output.
+                """
+        )
+
+        @OptionGroup var database: DatabaseOptions
+
+        @Argument(help: "The list to export.")
+        var name: String
+
+        @Option(help: ArgumentHelp(
+            "The format (default: from --output's extension).",
+            valueName: ImportFormat.allCases.map(\.rawValue).joined(separator: "|")))
+        var format: String?
+
+        @Option(name: [.short, .long], help: ArgumentHelp("Write to this file instead of standard output.", valueName: "file"))
+        var output: String?
+
+        func validate() throws {
+            _ = try exportFormat()
+        }
+
+        private func exportFormat() throws -> ImportFormat {
+            let names = ImportFormat.allCases.map(\.rawValue).joined(separator: ", ")
+            if let format {
+                guard let known = ImportFormat(rawValue: format.lowercased()) else {
+                    throw ValidationError("unknown --format '\(format)'; use one of \(names)")
+                }
+                return known
+            }
+            guard let output, let inferred = ImportFormat(path: output) else {
+                throw ValidationError("give --format \(names) (or an --output file with one of those extensions)")
+            }
+            return inferred
+        }
+
+        func run() throws {
+            let format = try exportFormat()
+            let catalog = try database.openCatalog()
+            _ = try catalog.count(list: name)  // no such list: fail before creating a file
+            guard let output else {
+                try StoreExporter(format: format, output: .shared).export(list: name, from: catalog)
+                return
+            }
+            // Written beside the target, then renamed over it: a reader never
+            // sees half a file, and a failure leaves no file behind.
+            let target = URL(fileURLWithPath: output)
+            let partial = target.deletingLastPathComponent()
+                .appendingPathComponent(".\(target.lastPathComponent).partial-\(ProcessInfo.processInfo.processIdentifier)")
+            let file = try StandardOutput.file(atPath: partial.path)
+            do {
+                try StoreExporter(format: format, output: file).export(list: name, from: catalog)
+                try file.close()
+                if rename(partial.path, target.path) != 0 {
+                    throw CLIError("cannot write \(output): \(String(cString: strerror(errno)))", status: .io)
+                }
+            } catch {
+                try? FileManager.default.removeItem(at: partial)
+                throw error
+            }
+        }
+    }
+}
