@@ -75,8 +75,14 @@ final class SimulationRun: Sendable {
                 perform { carousel in try scroll(&carousel, to: command.dataIndex, animated: command.animated) }
             })
         )
-        // The closures above capture this run: break the cycle when done.
-        defer { subscriptions.dispose() }
+        // The closures above capture this run, and so do a pending drag step
+        // and frame (left queued by a run stopped at `time` or by a failure):
+        // break both cycles when done, or the run and its view model leak
+        // (LeakSanitizer found it under `focus --script --at`).
+        defer {
+            subscriptions.dispose()
+            stop()
+        }
 
         try viewModel.load(stores, layout: layout, focusedIndex: script.initialIndex)
         // Each event when the clock reaches it, before anything else queued
