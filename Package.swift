@@ -3,10 +3,12 @@ import PackageDescription
 
 // Module map (SPEC §3): one direction of dependency.
 //
-//   StoreCatalog   — stores, lists, import, spatial queries (GRDB, system libsqlite3)
+//   StoreCatalog   — stores, lists, import, spatial queries, stored cluster indexes (GRDB, system libsqlite3)
 //   CarouselEngine — pure math: layout, snapping, physics, visibility, focus, looping
+//   Clustering     — supercluster-compatible marker clustering, pure (no SQLite)
 //   Observables    — our own lightweight observable, operators and schedulers
-//   MapSync        — the view model: focus stream → camera + marker (engine + observables)
+//   MapCamera      — pure camera framing on a Web-Mercator map (insets, fit, keep, flyTo timing)
+//   MapSync        — the view model: focus stream → camera + marker (engine + observables + camera)
 //   carousel       — the thin CLI over all of them
 //
 // The engine and the observable know nothing of SQLite or the CLI.
@@ -16,7 +18,9 @@ let package = Package(
     products: [
         .library(name: "StoreCatalog", targets: ["StoreCatalog"]),
         .library(name: "CarouselEngine", targets: ["CarouselEngine"]),
+        .library(name: "Clustering", targets: ["Clustering"]),
         .library(name: "Observables", targets: ["Observables"]),
+        .library(name: "MapCamera", targets: ["MapCamera"]),
         .library(name: "MapSync", targets: ["MapSync"]),
         .executable(name: "carousel", targets: ["carousel"]),
     ],
@@ -28,7 +32,7 @@ let package = Package(
     targets: [
         .target(
             name: "StoreCatalog",
-            dependencies: [.product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["Clustering", .product(name: "GRDB", package: "GRDB.swift")],
             // The schema's SQL, compiled into the binary so that it migrates
             // a database from any directory, copied anywhere (SPEC §3).
             // `Sources/StoreCatalog/Migrations` links to the top-level
@@ -36,12 +40,16 @@ let package = Package(
             resources: [.embedInCode("Migrations")]
         ),
         .target(name: "CarouselEngine"),
+        // supercluster-compatible marker clustering: pure Swift, no SQLite.
+        .target(name: "Clustering"),
         .target(name: "Observables"),
-        .target(name: "MapSync", dependencies: ["CarouselEngine", "Observables"]),
+        // Camera framing on a Web-Mercator map: insets, fit, keep, flyTo timing.
+        .target(name: "MapCamera"),
+        .target(name: "MapSync", dependencies: ["CarouselEngine", "Observables", "MapCamera"]),
         .executableTarget(
             name: "carousel",
             dependencies: [
-                "StoreCatalog", "CarouselEngine", "Observables", "MapSync",
+                "StoreCatalog", "CarouselEngine", "Observables", "MapCamera", "MapSync", "Clustering",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // `carousel demo`'s sample stores and scroll script, compiled in
@@ -58,6 +66,13 @@ let package = Package(
             dependencies: ["StoreCatalog", "TestSupport"]
         ),
         .testTarget(
+            name: "ClusteringTests",
+            dependencies: [
+                "Clustering", "TestSupport",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
+        ),
+        .testTarget(
             name: "CarouselEngineTests",
             dependencies: [
                 "CarouselEngine", "TestSupport",
@@ -68,12 +83,16 @@ let package = Package(
         // virtual scheduler), as RxTest is to RxSwift.
         .target(name: "ObservablesTesting", dependencies: ["Observables"], path: "Tests/ObservablesTesting"),
         .testTarget(
+            name: "MapCameraTests",
+            dependencies: ["MapCamera", "TestSupport"]
+        ),
+        .testTarget(
             name: "ObservablesTests",
             dependencies: ["Observables", "ObservablesTesting", "TestSupport"]
         ),
         .testTarget(
             name: "MapSyncTests",
-            dependencies: ["MapSync", "CarouselEngine", "Observables", "ObservablesTesting", "TestSupport"]
+            dependencies: ["MapSync", "MapCamera", "CarouselEngine", "Observables", "ObservablesTesting", "TestSupport"]
         ),
         // End-to-end tests of the built binary; depending on the executable
         // makes `swift test` build it first.

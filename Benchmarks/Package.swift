@@ -25,6 +25,7 @@ let package = Package(
             dependencies: [
                 .product(name: "StoreCatalog", package: "MapCarousel"),
                 .product(name: "CarouselEngine", package: "MapCarousel"),
+                .product(name: "Clustering", package: "MapCarousel"),
                 .product(name: "Observables", package: "MapCarousel"),
                 .product(name: "OpenCombine", package: "OpenCombine"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -1,27 +1,59 @@
-/// Where the map camera goes: centred on a store, at a zoom level (seed 002:
-/// `latitude = store.y`, `longitude = store.x`).
+import MapCamera
+
+/// Where the map camera goes for a store: the view's centre and zoom, and,
+/// with a map framing, the same framing for padding-aware SDKs (`target`
+/// with `padding`) and how to get there (`animation`).
+///
+/// Without a framing (the map-sync article's camera, `latitude = store.y`,
+/// `longitude = store.x`) the centre and target are the store, the padding
+/// is zero and `animation` is nil: the app animates as it likes.
 public struct CameraPosition: Hashable, Sendable {
     /// The store's position in the list (its data index in the carousel).
     public var index: Int
     /// The store's id.
     public var storeId: String
-    /// The camera target's latitude: the store's.
+    /// The latitude of the map view's centre.
     public var latitude: Double
-    /// The camera target's longitude: the store's.
+    /// The longitude of the map view's centre.
     public var longitude: Double
     /// The camera zoom level.
     public var zoom: Double
+    /// The coordinate framed at the centre of the visible rect: the store,
+    /// or in `fit` mode the fitted bounds' centre.
+    public var target: MapCoordinate
+    /// The insets that frame `target` (zero in `center` mode).
+    public var padding: EdgeInsets
+    /// How to move from the previous camera; nil without a map framing.
+    public var animation: CameraTransition?
 
-    public init(index: Int, storeId: String, latitude: Double, longitude: Double, zoom: Double) {
+    public init(
+        index: Int, storeId: String, latitude: Double, longitude: Double, zoom: Double,
+        target: MapCoordinate? = nil, padding: EdgeInsets = .zero, animation: CameraTransition? = nil
+    ) {
         self.index = index
         self.storeId = storeId
         self.latitude = latitude
         self.longitude = longitude
         self.zoom = zoom
+        self.target = target ?? MapCoordinate(latitude: latitude, longitude: longitude)
+        self.padding = padding
+        self.animation = animation
     }
 
-    /// The camera centred on `pin`, store `index` of the list.
+    /// The camera centred on `pin`, store `index` of the list, with no framing.
     public init(index: Int, pin: StorePin, zoom: Double) {
         self.init(index: index, storeId: pin.id, latitude: pin.latitude, longitude: pin.longitude, zoom: zoom)
+    }
+
+    /// The camera `framed` for `pin`, store `index`, reached by `animation`.
+    public init(index: Int, pin: StorePin, framed: FramedCamera, animation: CameraTransition) {
+        self.init(
+            index: index, storeId: pin.id, latitude: framed.center.latitude, longitude: framed.center.longitude,
+            zoom: framed.zoom, target: framed.target, padding: framed.padding, animation: animation)
+    }
+
+    /// The camera's centre and zoom.
+    public var viewpoint: MapViewpoint {
+        MapViewpoint(center: MapCoordinate(latitude: latitude, longitude: longitude), zoom: zoom)
     }
 }

@@ -1,4 +1,5 @@
 import CarouselEngine
+import MapCamera
 import Observables
 import Synchronization
 
@@ -26,6 +27,10 @@ import Synchronization
 ///   marker already selected emits nothing; the carousel still scrolls back
 ///   to its card.)
 /// - Stores are looked up only for emitted values, never per frame.
+/// - With a ``MapFraming`` (``init(scheduler:debounceMs:framing:)``) every
+///   camera is framed for the map the carousel covers and carries its
+///   transition from the previous one; in `keep` mode a store still in view
+///   emits its marker without a camera. Taps are framed the same way.
 ///
 /// Outputs are delivered synchronously on the thread that sends the input or
 /// runs the debounce timer (the scheduler's: the main queue for
@@ -38,8 +43,11 @@ public final class MapSyncViewModel: Sendable {
 
     /// The silence, in ms, after the last frame before the map follows.
     public let debounceMs: Milliseconds
-    /// The zoom level of every camera position.
+    /// The zoom level for one store: the framing's, or the camera zoom given.
     public let zoom: Double
+    /// How cameras are framed on the map; nil: centred on the store at
+    /// ``zoom``, with no padding and no transition (the map-sync article's).
+    public let framing: MapFraming?
     private let scheduler: AnyScheduler
 
     /// Per frame, the focused data index.
@@ -68,6 +76,25 @@ public final class MapSyncViewModel: Sendable {
         self.scheduler = AnyScheduler(scheduler)
         self.debounceMs = debounceMs
         self.zoom = zoom
+        self.framing = nil
+    }
+
+    /// A view model whose cameras are framed by `framing` for the map the
+    /// carousel covers, each with its transition from the previous one.
+    ///
+    /// - Precondition: `debounceMs` is finite and ≥ 0; `framing` passes
+    ///   ``MapFraming/validate()``.
+    public init(scheduler: some Scheduler, debounceMs: Milliseconds = defaultDebounceMs, framing: MapFraming) {
+        precondition(debounceMs.isFinite && debounceMs >= 0, "debounceMs must be a finite number of ms ≥ 0, not \(debounceMs)")
+        do {
+            try framing.validate()
+        } catch {
+            preconditionFailure("invalid map framing: \(error)")
+        }
+        self.scheduler = AnyScheduler(scheduler)
+        self.debounceMs = debounceMs
+        self.zoom = framing.zoom
+        self.framing = framing
     }
 
     deinit {
@@ -77,10 +104,12 @@ public final class MapSyncViewModel: Sendable {
     // MARK: Outputs
 
     /// Where the map camera goes: debounced and distinct, plus the initial
-    /// store at load and tapped stores at once.
+    /// store at load and tapped stores at once; in `keep` framing only when
+    /// the store leaves the safe rect.
     public var camera: Observable<CameraPosition> { outputs.camera.asObservable() }
 
-    /// The marker to select (and the one to deselect), alongside each camera move.
+    /// The marker to select (and the one to deselect), alongside each camera
+    /// move — and alone when `keep` framing leaves the camera where it is.
     public var marker: Observable<MarkerSelection> { outputs.marker.asObservable() }
 
     /// The cards at every frame, not debounced: focus, direction, visible
@@ -166,11 +195,11 @@ public final class MapSyncViewModel: Sendable {
     /// The closures capture the session and the output subjects, never
     /// `self`: the view model owns the pipeline, not the other way round.
     private func makePipeline(for session: Session) -> any Disposable {
-        let outputs = outputs, zoom = zoom
+        let outputs = outputs, zoom = zoom, framing = framing
         let selected = session.selections.asObservable()
             .distinctUntilChanged()
             .subscribe(
-                onNext: { index in outputs.select(index, in: session, zoom: zoom) },
+                onNext: { index in outputs.select(index, in: session, zoom: zoom, framing: framing) },
                 onCompleted: { outputs.complete() }
             )
         let debounced = focus.asObservable()
@@ -189,12 +218,16 @@ private struct Outputs: Sendable {
     let scroll = PublishSubject<ScrollCommand>()
 
     /// A selected index that passed distinct: looks its store up (the only
-    /// lookup of the pipeline) and emits camera, then marker. A failed lookup
-    /// ends both with the error, as an Rx source failing would.
-    func select(_ index: Int, in session: Session, zoom: Double) {
+    /// lookup of the pipeline; in `fit` mode its neighbours' too) and emits
+    /// camera, then marker. A failed lookup ends both with the error, as an
+    /// Rx source failing would.
+    func select(_ index: Int, in session: Session, zoom: Double, framing: MapFraming?) {
         let pin: StorePin
+        let move: CameraPosition?
         do {
             pin = try session.stores.pin(at: index)
+            move = try framing.map { framing throws in try session.frame(pin, at: index, with: framing) }
+                ?? CameraPosition(index: index, pin: pin, zoom: zoom)
         } catch {
             camera.onError(error)
             marker.onError(error)
@@ -204,7 +237,7 @@ private struct Outputs: Sendable {
             defer { previous = index }
             return previous
         }
-        camera.onNext(CameraPosition(index: index, pin: pin, zoom: zoom))
+        if let move { camera.onNext(move) }
         marker.onNext(MarkerSelection(index: index, storeId: pin.id, previousIndex: previous))
     }
 
@@ -225,10 +258,34 @@ private final class Session: Sendable {
     let selections = PublishSubject<Int>()
     /// The last selected index, for ``MarkerSelection/previousIndex``.
     let previousIndex = Mutex<Int?>(nil)
+    /// Where the last emitted camera looks: what `keep` tests and the next
+    /// transition starts from; nil before the list's first camera.
+    let viewpoint = Mutex<MapViewpoint?>(nil)
 
     init(stores: some StoreDirectory, layout: CarouselLayout) {
         self.stores = stores
         self.count = stores.count
         self.layout = layout
+    }
+}
+
+extension Session {
+    /// Store `index`'s camera under `framing`, with its transition from the
+    /// last one (none for the list's first); nil when `keep` stays put.
+    func frame(_ pin: StorePin, at index: Int, with framing: MapFraming) throws -> CameraPosition? {
+        var neighbors: [MapCoordinate] = []
+        if framing.mode == .fit {
+            for other in framing.fitIndices(around: index, count: count, wrapping: layout.loop != nil) where other != index {
+                let neighbor = try stores.pin(at: other)
+                neighbors.append(MapCoordinate(latitude: neighbor.latitude, longitude: neighbor.longitude))
+            }
+        }
+        return viewpoint.withLock { viewpoint -> CameraPosition? in
+            let store = MapCoordinate(latitude: pin.latitude, longitude: pin.longitude)
+            guard let framed = framing.frame(store, fitting: neighbors, from: viewpoint) else { return nil }
+            defer { viewpoint = framed.viewpoint }
+            return CameraPosition(
+                index: index, pin: pin, framed: framed, animation: framing.transition(from: viewpoint, to: framed.viewpoint))
+        }
     }
 }

@@ -18,7 +18,8 @@ struct Carousel: ParsableCommand {
         subcommands: [
             Demo.self,
             Import.self, Export.self, Lists.self, Stores.self, Near.self, Bbox.self, Info.self,
-            Snap.self, Focus.self, Simulate.self,
+            Clusters.self,
+            Snap.self, Focus.self, Simulate.self, Camera.self,
         ]
     )
 

@@ -15,7 +15,9 @@ extension Carousel {
                 into a temporary database — or, with an explicit --db PATH, into that database as the \
                 list "seoul-coffee" (replaced; $CAROUSEL_DB is not used) — replays \
                 the demo scroll script (SampleData/scripts/demo.json) and prints when the map camera \
-                moves and which marker is selected. Works from any directory.
+                moves and which marker is selected. The script's map is a 390 × 844 view whose bottom \
+                240 pt the carousel covers, so every camera frames its store in the visible rest and \
+                says how to get there (fly or jump). Works from any directory.
                 """
         )
 
@@ -80,8 +82,16 @@ extension Carousel {
                 "Replaying SampleData/scripts/demo.json on \(cards).",
                 "The map follows the focused card \(NumberFormatting.rounded(script.resolvedDebounceMs)) ms after the carousel stops, "
                     + "once per change; a marker tap selects at once.",
-                "",
             ]
+            if let map = script.map {
+                lines.append(
+                    "The map is a \(NumberFormatting.rounded(map.mapWidth)) × \(NumberFormatting.rounded(map.mapHeight)) view "
+                        + "whose bottom \(NumberFormatting.rounded(map.insets.bottom)) pt the carousel covers; "
+                        + "\(map.mode.rawValue) framing puts each store in the middle of the rest,")
+                lines.append(
+                    "flying there as MapLibre's flyTo, or jumping when a flight would pass \(NumberFormatting.rounded(map.maxDurationMs)) ms.")
+            }
+            lines.append("")
             let times = script.events.map { NumberFormatting.rounded($0.at) + " ms" }
             let width = times.map(\.count).max() ?? 0
             for (time, event) in zip(times, script.events) {

@@ -24,6 +24,14 @@ enum NumberFormatting {
         value.isFinite ? String(value) : "null"
     }
 
+    /// A computed latitude or longitude (a framed camera's centre): rounded
+    /// to 7 decimals, about a centimetre, so that binary noise does not
+    /// print; a stored coordinate comes out as stored.
+    static func computedCoordinate(_ value: Double) -> String {
+        guard value.isFinite else { return "null" }
+        return String((value * 1e7).rounded() / 1e7 + 0)  // + 0 turns -0.0 into 0.0
+    }
+
     /// An optional integer as JSON: the number, or `null`.
     static func integer(_ value: Int?) -> String {
         value.map(String.init) ?? "null"

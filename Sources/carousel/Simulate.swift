@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import MapCamera
 import MapSync
 
 extension Carousel {
@@ -12,9 +13,12 @@ extension Carousel {
                 Replays the script's gestures on the carousel in virtual time and prints when the \
                 map camera moves and which marker is selected: the focused card, debounced \
                 (--debounce-ms, default 250) and distinct, plus the initial card at t = 0 and \
-                tapped markers at once. LAYOUT flags override the script's layout.
+                tapped markers at once. LAYOUT flags override the script's layout, MAP flags its \
+                map object (the map the carousel covers: cameras framed by --framing \
+                center|inset|fit|keep, each with its transition from the previous one).
                 --json prints JSON Lines: {"t","type":"camera","index","storeId","latitude",\
-                "longitude","zoom"} and {"t","type":"marker","index","storeId","previousIndex"}; \
+                "longitude","zoom"} (with a map also "target", "padding" and "animation") and \
+                {"t","type":"marker","index","storeId","previousIndex"}; \
                 --trace adds frame (offset, focus, direction), release (velocity, projected, \
                 targetOffset, index, motion), jump (from, to) and scroll (index, targetOffset, \
                 animated) lines. t is in ms of virtual time.
@@ -35,6 +39,9 @@ extension Carousel {
         @OptionGroup(title: "Layout")
         var layout: LayoutOptions
 
+        @OptionGroup(title: "Map")
+        var map: MapOptions
+
         @Flag(help: "Print JSON Lines, one object per timeline entry, each as it is produced.")
         var json = false
 
@@ -42,7 +49,7 @@ extension Carousel {
         var limits: SimulationLimitOptions
 
         func run() throws {
-            let script = try Self.readScript(at: script, layout: layout)
+            let script = try Self.readScript(at: script, layout: layout, map: map)
             let stores = try CatalogStoreDirectory(catalog: database.openCatalogForReading(), list: list)
             if json {
                 // Each line as it is produced: memory stays flat however
@@ -59,20 +66,20 @@ extension Carousel {
         }
 
         /// Reads the script at `path` with the LAYOUT flags laid over its
-        /// layout; a file that is not JSON is reported by line and column.
-        /// Its events stay in the file, read one at a time as the simulation
+        /// layout and the MAP flags, if any, over its map; a file that is not
+        /// JSON is reported by line and column. Its events stay in the file, read one at a time as the simulation
         /// runs: a million-event script runs in flat memory.
-        static func readScript(at path: String, layout: LayoutOptions) throws -> ScrollScriptFile {
+        static func readScript(at path: String, layout: LayoutOptions, map: MapOptions? = nil) throws -> ScrollScriptFile {
             do {
                 try FileHandle(forReadingFrom: URL(fileURLWithPath: path)).close()
             } catch {
                 let report = ErrorReport(error)
                 throw CLIError("cannot read the script: \(report.message)", status: report.status)
             }
+            var file: ScrollScriptFile
             do {
-                var file = try ScrollScriptFile(path: path)
+                file = try ScrollScriptFile(path: path)
                 file.script = layout.applied(to: file.script)
-                return file
             } catch {
                 // Only a script that failed is read whole, to say where its
                 // JSON breaks, by line and column.
@@ -82,6 +89,12 @@ extension Carousel {
                 }
                 throw CLIError("\(path): \(error)", status: .badData)
             }
+            if let map, !map.isEmpty {
+                file.script.map = try map.applied(to: file.script.map ?? MapFraming(zoom: file.script.resolvedZoom))
+            }
+            if let zoom = layout.zoom { file.script.map?.zoom = zoom }
+            if let framing = file.script.map { file.script.map = try MapOptions.validated(framing) }
+            return file
         }
 
         /// Runs `script` over `stores`, collecting the timeline; a script

@@ -25,11 +25,7 @@ struct TimelineOutput {
         }
         switch entry.kind {
         case .camera(let camera):
-            field("index", String(camera.index))
-            quoted("storeId", camera.storeId)
-            field("latitude", JSONNumber.exact(camera.latitude))
-            field("longitude", JSONNumber.exact(camera.longitude))
-            field("zoom", JSONNumber.exact(camera.zoom))
+            CameraJSON.appendFields(of: camera, to: &text)
         case .marker(let marker):
             field("index", String(marker.index))
             quoted("storeId", marker.storeId)
@@ -77,8 +73,7 @@ struct TimelineOutput {
     private static func details(_ kind: TimelineEntry.Kind) -> (index: Int?, details: String) {
         switch kind {
         case .camera(let camera):
-            let at = "\(NumberFormatting.coordinate(camera.latitude)), \(NumberFormatting.coordinate(camera.longitude))"
-            return (camera.index, "camera to \(at), zoom \(NumberFormatting.rounded(camera.zoom))")
+            return (camera.index, CameraJSON.words(camera))
         case .marker(let marker):
             return (marker.index, marker.previousIndex.map { "marker selected (was #\($0))" } ?? "marker selected")
         case .frame(let frame):

@@ -25,7 +25,7 @@ import TestSupport
         let folder = Paths.sampleData.appendingPathComponent("scripts")
         let names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
             .filter { $0.hasSuffix(".json") }.map { String($0.dropLast(5)) }.sorted()
-        #expect(names == ["demo", "gentle-swipe", "hard-fling", "loop", "marker-tap", "reverse-fling"])
+        #expect(names == ["demo", "gentle-swipe", "hard-fling", "keep-swipes", "loop", "marker-tap", "reverse-fling"])
         for name in names {
             #expect(try !run(name).timeline.isEmpty, "\(name)")
         }
@@ -54,5 +54,13 @@ import TestSupport
         let run = try run("loop")
         #expect(cameras(run) == [0, 43, 42, 43])
         #expect(run.timeline.contains { $0.kind.name == "jump" })
+    }
+
+    @Test func keepSwipesSelectMarkersInViewWithoutMovingTheCamera() throws {
+        let run = try run("keep-swipes")
+        let markers = run.timeline.filter { $0.kind.name == "marker" }.count
+        #expect(markers == 7, "the first card, five swipes, the tap")
+        #expect(cameras(run).count < markers, "\(cameras(run))")
+        #expect(cameras(run).last == 30, "the far tapped store is flown to")
     }
 }

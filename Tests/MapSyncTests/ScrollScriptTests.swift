@@ -93,7 +93,7 @@ import Testing
         (#"{"initialIndex": 8, "events": []}"#,
          "scroll script: initialIndex 8 is out of range: the list has 8 stores (0...7)"),
         (#"{"event": []}"#,
-         "scroll script: unknown key 'event' in the script; known keys: layout, initialIndex, events"),
+         "scroll script: unknown key 'event' in the script; known keys: layout, map, initialIndex, events"),
         (#"{"layout": {"debounceMs": -1}, "events": []}"#,
          "scroll script: layout.debounceMs must be a finite number of ms ≥ 0 (got -1)"),
         (#"{"layout": {"viewport": -390}, "events": []}"#,

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Clustering
 import StoreCatalog
 
 /// `carousel-bench`: SPEC §10's benchmarks, side by side with their peers
@@ -13,7 +14,7 @@ struct CarouselBench: ParsableCommand {
     )
 
     enum Benchmark: String, CaseIterable, ExpressibleByArgument {
-        case `import`, pipeline, queries, focus, export
+        case `import`, pipeline, queries, focus, export, clusters
     }
 
     @Option(help: "The release-built carousel executable.")
@@ -27,6 +28,12 @@ struct CarouselBench: ParsableCommand {
 
     @Option(help: "Run only this benchmark.")
     var only: Benchmark?
+
+    @Option(help: "A checkout of mapbox/supercluster 8.0.1, the clusters benchmark's peer (else $SUPERCLUSTER_DIR).")
+    var supercluster: String?
+
+    @Option(help: "A checkout of mourner/kdbush 4.0.2, supercluster's dependency (else $KDBUSH_DIR).")
+    var kdbush: String?
 
     @Option(help: "The compiler, as `swift --version` prints it, for the report.")
     var swiftVersion = "unknown"
@@ -71,6 +78,21 @@ struct CarouselBench: ParsableCommand {
         if selected.contains(.export) {
             try ExportBenchmark(workspace: workspace, runs: sizes.exportRuns).run(into: &report)
         }
+        if selected.contains(.clusters) {
+            let environment = ProcessInfo.processInfo.environment
+            let benchmarks = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+                .deletingLastPathComponent().deletingLastPathComponent()
+            try ClusterBenchmark(
+                workspace: workspace, loads: sizes.clusterLoads, queries: sizes.clusterQueries,
+                coldRuns: sizes.clusterColdRuns,
+                superclusterDirectory: supercluster ?? environment["SUPERCLUSTER_DIR"],
+                kdbushDirectory: kdbush ?? environment["KDBUSH_DIR"],
+                driver: benchmarks.appendingPathComponent("supercluster-peer.mjs").path,
+                box: smoke
+                    ? ClusterBox(south: 37.4, west: 126.7, north: 37.7, east: 127.2)
+                    : ClusterBox(south: 48.7, west: 2.1, north: 49.0, east: 2.6)
+            ).run(into: &report)
+        }
         report.loadAtEnd = Machine.loadAverage()
         if smoke {
             // Tiny sizes on debug builds measure nothing worth a verdict:
@@ -98,16 +120,21 @@ struct Sizes {
     var boxQueries: Int
     var focusRuns: Int
     var exportRuns: Int
+    var clusterLoads: Int
+    var clusterQueries: Int
+    var clusterColdRuns: Int
 
     static let full = Sizes(
         dataFile: "geonames-places.csv", importRuns: 5, pipelineEvents: 1_000_000, pipelineRuns: 3,
         positionQueries: 10_000, nearestQueries: 2_000, scanQueries: 30, boxQueries: 2_000, focusRuns: 30,
-        exportRuns: 3
+        exportRuns: 3,
+        clusterLoads: 5, clusterQueries: 200, clusterColdRuns: 30
     )
 
     static let smoke = Sizes(
         dataFile: "geonames-kr.csv", importRuns: 1, pipelineEvents: 10_000, pipelineRuns: 1,
         positionQueries: 100, nearestQueries: 50, scanQueries: 3, boxQueries: 50, focusRuns: 3,
-        exportRuns: 1
+        exportRuns: 1,
+        clusterLoads: 1, clusterQueries: 5, clusterColdRuns: 3
     )
 }

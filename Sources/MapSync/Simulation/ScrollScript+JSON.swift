@@ -1,5 +1,6 @@
 import CarouselEngine
 import Foundation
+import MapCamera
 
 extension ScrollScript {
     /// Reads a script from JSON (SPEC §9) and validates it (``validate()``).
@@ -29,7 +30,7 @@ private struct ScriptDocument: Decodable {
 
     init(from decoder: any Decoder) throws {
         let top = try decoder.container(keyedBy: AnyKey.self)
-        try top.rejectUnknownKeys(allowing: ["layout", "initialIndex", "events"], in: "the script")
+        try top.rejectUnknownKeys(allowing: ["layout", "map", "initialIndex", "events"], in: "the script")
 
         var layout = LayoutSpec(), debounceMs: Double?, zoom: Double?
         if top.contains("layout") {
@@ -38,6 +39,11 @@ private struct ScriptDocument: Decodable {
             let extra = try layoutDecoder.container(keyedBy: AnyKey.self)
             debounceMs = try extra.decodeIfPresent(Double.self, forKey: "debounceMs")
             zoom = try extra.decodeIfPresent(Double.self, forKey: "zoom")
+        }
+        var map: MapFraming?
+        if top.contains("map") {
+            // Without its own zoom, the map takes the layout's (or the default).
+            map = try MapDocument.decode(try top.nestedContainer(keyedBy: AnyKey.self, forKey: "map"), zoom: zoom)
         }
         let initialIndex = try top.contains("initialIndex") ? top.wholeNumber("initialIndex") : 0
 
@@ -51,7 +57,71 @@ private struct ScriptDocument: Decodable {
             events.append(try EventDocument.decode(from: list.superDecoder(), position: position))
         }
         script = ScrollScript(
-            layout: layout, debounceMs: debounceMs, zoom: zoom, initialIndex: initialIndex, events: events)
+            layout: layout, debounceMs: debounceMs, zoom: zoom, map: map, initialIndex: initialIndex, events: events)
+    }
+}
+
+/// The `map` object: the MAP flags in camelCase. `insets` is
+/// `{"top", "left", "bottom", "right"}` (missing edges 0) or
+/// `[top, left, bottom, right]`.
+private enum MapDocument {
+    static let keys = [
+        "mapWidth", "mapHeight", "insets", "tileSize", "framing", "neighbors", "fitPadding",
+        "keepMargin", "minZoom", "maxZoom", "zoom", "maxDurationMs",
+    ]
+
+    static func decode(_ map: KeyedDecodingContainer<AnyKey>, zoom: Double?) throws -> MapFraming {
+        try map.rejectUnknownKeys(allowing: keys, in: "map")
+        var framing = MapFraming()
+        func number(_ key: AnyKey, _ apply: (Double) -> Void) throws {
+            if let value = try map.decodeIfPresent(Double.self, forKey: key) { apply(value) }
+        }
+        try number("mapWidth") { framing.mapWidth = $0 }
+        try number("mapHeight") { framing.mapHeight = $0 }
+        try number("fitPadding") { framing.fitPadding = $0 }
+        try number("keepMargin") { framing.keepMargin = $0 }
+        try number("minZoom") { framing.minZoom = $0 }
+        try number("maxZoom") { framing.maxZoom = $0 }
+        try number("maxDurationMs") { framing.maxDurationMs = $0 }
+        framing.zoom = try map.decodeIfPresent(Double.self, forKey: "zoom") ?? zoom ?? MapSyncViewModel.defaultZoom
+        if map.contains("neighbors") {
+            framing.neighbors = try map.wholeNumber("neighbors")
+        }
+        if map.contains("tileSize") {
+            let size = try map.decode(Double.self, forKey: "tileSize")
+            guard let tileSize = TileSize.allCases.first(where: { Double($0.rawValue) == size }) else {
+                throw Problem("map.tileSize must be 256 or 512 (got \(ScrollScriptError.format(size)))")
+            }
+            framing.tileSize = tileSize
+        }
+        if let name = try map.decodeIfPresent(String.self, forKey: "framing") {
+            guard let mode = FramingMode(rawValue: name) else {
+                throw Problem("map.framing must be one of \(FramingMode.allCases.map(\.rawValue).joined(separator: ", ")) (got '\(name)')")
+            }
+            framing.mode = mode
+        }
+        if map.contains("insets") {
+            framing.insets = try insets(map)
+        }
+        return framing
+    }
+
+    private static func insets(_ map: KeyedDecodingContainer<AnyKey>) throws -> EdgeInsets {
+        if var list = try? map.nestedUnkeyedContainer(forKey: "insets") {
+            var values: [Double] = []
+            while !list.isAtEnd { values.append(try list.decode(Double.self)) }
+            guard values.count == 4 else {
+                throw Problem("map.insets must be [top, left, bottom, right]: 4 numbers (got \(values.count))")
+            }
+            return EdgeInsets(top: values[0], left: values[1], bottom: values[2], right: values[3])
+        }
+        let edges = try map.nestedContainer(keyedBy: AnyKey.self, forKey: "insets")
+        try edges.rejectUnknownKeys(allowing: ["top", "left", "bottom", "right"], in: "map.insets")
+        return EdgeInsets(
+            top: try edges.decodeIfPresent(Double.self, forKey: "top") ?? 0,
+            left: try edges.decodeIfPresent(Double.self, forKey: "left") ?? 0,
+            bottom: try edges.decodeIfPresent(Double.self, forKey: "bottom") ?? 0,
+            right: try edges.decodeIfPresent(Double.self, forKey: "right") ?? 0)
     }
 }
 

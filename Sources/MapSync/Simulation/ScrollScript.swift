@@ -1,9 +1,15 @@
 import CarouselEngine
+import MapCamera
 import Observables
 
 /// A scripted carousel gesture session (SPEC §9): a layout, the card to
 /// start on, and timed events — drags, raw offsets, programmatic scrolls,
 /// marker taps — replayed in virtual time by ``ScrollSimulator``.
+///
+/// An optional `map` object frames every camera for the map the carousel
+/// covers (``MapFraming``; keys `mapWidth`, `mapHeight`, `insets`,
+/// `tileSize`, `framing`, `neighbors`, `fitPadding`, `keepMargin`,
+/// `minZoom`, `maxZoom`, `zoom`, `maxDurationMs`).
 ///
 /// Read one from JSON with ``init(json:)``:
 ///
@@ -70,6 +76,9 @@ public struct ScrollScript: Hashable, Sendable {
     /// The camera zoom (the `layout` object's `zoom`); nil:
     /// ``MapSyncViewModel/defaultZoom``.
     public var zoom: Double?
+    /// The map the cameras are framed for (the `map` object); nil: cameras
+    /// centred on the store at ``resolvedZoom``, with no transition.
+    public var map: MapFraming?
     /// The store the carousel rests on at t = 0.
     public var initialIndex: Int
     /// The events, in non-decreasing ``Event/at`` order; events at the same
@@ -78,11 +87,12 @@ public struct ScrollScript: Hashable, Sendable {
 
     public init(
         layout: LayoutSpec = LayoutSpec(), debounceMs: Milliseconds? = nil, zoom: Double? = nil,
-        initialIndex: Int = 0, events: [Event]
+        map: MapFraming? = nil, initialIndex: Int = 0, events: [Event]
     ) {
         self.layout = layout
         self.debounceMs = debounceMs
         self.zoom = zoom
+        self.map = map
         self.initialIndex = initialIndex
         self.events = events
     }
@@ -105,6 +115,13 @@ extension ScrollScript {
         }
         if let zoom, !(zoom.isFinite && zoom >= 0) {
             throw ScrollScriptError("layout.zoom must be a finite zoom level ≥ 0 (got \(ScrollScriptError.format(zoom)))")
+        }
+        if let map {
+            do {
+                try map.validate()
+            } catch {
+                throw ScrollScriptError(error.description(naming: "map.\(error.parameter)"))
+            }
         }
         var previous = 0.0
         for (position, event) in events.enumerated() {

@@ -74,7 +74,8 @@ public struct ScrollSimulator: Sendable {
         try limits.validate()
         let run = try SimulationRun(
             layout: layout, stores: stores, initialIndex: script.initialIndex, trace: trace,
-            debounceMs: script.resolvedDebounceMs, zoom: script.resolvedZoom, limits: limits, consume: onEntry)
+            debounceMs: script.resolvedDebounceMs, zoom: script.resolvedZoom, framing: script.map,
+            limits: limits, consume: onEntry)
         if let file {
             var events = try file.makeEvents()
             return try run.play(script, events: { () throws(ScrollScriptError) in try events.next() }, until: time)

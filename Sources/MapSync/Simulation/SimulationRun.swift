@@ -1,4 +1,5 @@
 import CarouselEngine
+import MapCamera
 import Observables
 import Synchronization
 
@@ -51,7 +52,7 @@ final class SimulationRun: Sendable {
 
     init(
         layout: CarouselLayout, stores: any StoreDirectory, initialIndex: Int,
-        trace: Bool, debounceMs: Milliseconds, zoom: Double, limits: SimulationLimits,
+        trace: Bool, debounceMs: Milliseconds, zoom: Double, framing: MapFraming? = nil, limits: SimulationLimits,
         consume: @escaping @Sendable (TimelineEntry) throws -> Void
     ) throws(ScrollError) {
         self.layout = layout
@@ -59,7 +60,9 @@ final class SimulationRun: Sendable {
         self.trace = trace
         self.limits = limits
         self.consume = consume
-        viewModel = MapSyncViewModel(scheduler: scheduler, debounceMs: debounceMs, zoom: zoom)
+        let scheduler = scheduler
+        viewModel = framing.map { MapSyncViewModel(scheduler: scheduler, debounceMs: debounceMs, framing: $0) }
+            ?? MapSyncViewModel(scheduler: scheduler, debounceMs: debounceMs, zoom: zoom)
         carousel = Mutex(Carousel(scroller: try CarouselScroller(layout: layout, initialIndex: initialIndex)))
     }
 

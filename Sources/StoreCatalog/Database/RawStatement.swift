@@ -103,6 +103,22 @@ package struct RawStatement {
         return try body(UnsafeBufferPointer(start: characters, count: Int(sqlite3_column_bytes(handle, column))))
     }
 
+    /// Runs `body` over the column's bytes where SQLite holds them (valid
+    /// until the next step or reset): an empty buffer for NULL or empty.
+    package func withBlob<T, E: Error>(_ column: Int32, _ body: (UnsafeRawBufferPointer) throws(E) -> T) throws(E) -> T {
+        let start = sqlite3_column_blob(handle, column)
+        return try body(UnsafeRawBufferPointer(start: start, count: start == nil ? 0 : Int(sqlite3_column_bytes(handle, column))))
+    }
+
+    /// Binds bytes that SQLite copies before returning (`SQLITE_TRANSIENT`).
+    package func bind(bytes: [UInt8], at index: Int32) {
+        bytes.withUnsafeBytes { buffer in
+            _ = sqlite3_bind_blob64(
+                handle, index, buffer.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!, sqlite3_uint64(buffer.count),
+                unsafeBitCast(-1, to: sqlite3_destructor_type.self))
+        }
+    }
+
     /// Rows changed by the last completed step of this connection.
     package var changes: Int32 { sqlite3_changes(connection) }
     package var lastInsertedKey: Int64 { sqlite3_last_insert_rowid(connection) }

@@ -1,0 +1,121 @@
+import Clustering
+import GRDB
+
+extension Catalog {
+    /// The markers of `list` in `box` at `zoom`, as mapbox/supercluster
+    /// 8.0.1 clusters the list's stores in carousel order (`options`,
+    /// supercluster's defaults unless given), each cluster with its
+    /// expansion zoom; with `selected` (a list position), that store is
+    /// never hidden in a cluster (see ``ClusterIndex/markers(in:zoom:selected:)``).
+    ///
+    /// The list's cluster index is built on its first query and stored;
+    /// any change to the list drops it (the schema's triggers), and the
+    /// next query builds it again.
+    public func clusters(
+        list: String, zoom: Double, box: ClusterBox, selected: Int? = nil, options: ClusterOptions = ClusterOptions()
+    ) throws -> [ListMarker] {
+        try withClusterIndex(list: list, options: options) { index, listKey, db in
+            if let selected, !(0..<index.pointCount).contains(selected) {
+                throw CatalogError.positionOutOfRange(list: list, position: selected, count: index.pointCount)
+            }
+            let markers = try ClusterQueries(index).markers(in: box, zoom: zoom, selected: selected)
+            return try markers.map { marker in
+                switch marker {
+                case let .cluster(cluster): .cluster(cluster)
+                case let .point(position): .store(index: position, store: try store(listKey, at: position, db))
+                }
+            }
+        }
+    }
+
+    /// The stores of cluster `id` of `list` (supercluster's `getLeaves`):
+    /// `limit` of them after skipping `offset`, with their list positions.
+    public func clusterLeaves(
+        list: String, cluster id: Int, limit: Int = 10, offset: Int = 0, options: ClusterOptions = ClusterOptions()
+    ) throws -> [ListMarker] {
+        guard limit >= 1, offset >= 0 else {
+            throw CatalogError.invalidArgument("--limit must be at least 1 and --offset at least 0")
+        }
+        return try withClusterIndex(list: list, options: options) { index, listKey, db in
+            try ClusterQueries(index).leaves(of: id, limit: limit, offset: offset).map {
+                .store(index: $0, store: try store(listKey, at: $0, db))
+            }
+        }
+    }
+
+    /// The lowest zoom from which the store at `position` of `list` is in no
+    /// cluster: from there on, a clusters query shows it on its own.
+    public func unclusterZoom(list: String, position: Int, options: ClusterOptions = ClusterOptions()) throws -> Int {
+        try withClusterIndex(list: list, options: options) { index, _, _ in
+            guard (0..<index.pointCount).contains(position) else {
+                throw CatalogError.positionOutOfRange(list: list, position: position, count: index.pointCount)
+            }
+            return try ClusterQueries(index).unclusterZoom(ofPoint: position)
+        }
+    }
+
+    /// Runs `body` on `list`'s stored index, building and storing it first
+    /// when it is missing or was built with other options.
+    private func withClusterIndex<T>(
+        list: String, options: ClusterOptions, _ body: (StoredClusterIndex, Int64, Database) throws -> T
+    ) throws -> T {
+        let description = StoredClusterIndex.describe(options)
+        if let answer = try read({ db -> T? in
+            let listKey = try listKey(list, db)
+            guard let points = try storedIndexPoints(listKey, description, db) else { return nil }
+            return try body(StoredClusterIndex(list: listKey, pointCount: points, options: options, db), listKey, db)
+        }) {
+            return answer
+        }
+        return try write { db in
+            let listKey = try listKey(list, db)
+            let points: Int
+            if let stored = try storedIndexPoints(listKey, description, db) {
+                points = stored  // another process built it meanwhile
+            } else {
+                let places = try rows(
+                    db, """
+                        SELECT s.latitude, s.longitude FROM list_items AS i JOIN stores AS s ON s.key = i.store
+                        WHERE i.list = ? ORDER BY i.position
+                        """, { $0.bind(listKey, at: 1) }
+                ) { ClusterPoint(latitude: $0.double(0), longitude: $0.double(1)) }
+                let index = try ClusterIndex(points: places, options: options).withExpansionZooms()
+                try StoredClusterIndex.store(index, list: listKey, db)
+                points = places.count
+            }
+            return try body(StoredClusterIndex(list: listKey, pointCount: points, options: options, db), listKey, db)
+        }
+    }
+
+    /// The store count of `list`'s stored index, nil when there is none
+    /// of this layout and these options, or when the list's count is no
+    /// longer the index's (an item was added: no trigger watches inserts).
+    private func storedIndexPoints(_ list: Int64, _ options: String, _ db: Database) throws -> Int? {
+        try firstRow(
+            db, """
+                SELECT points FROM cluster_indexes
+                WHERE list = ?1 AND format = ?2 AND options = ?3
+                  AND points = (SELECT coalesce(max(position) + 1, 0) FROM list_items WHERE list = ?1)
+                """,
+            {
+                $0.bind(list, at: 1)
+                $0.bind(Int64(StoredClusterIndex.format), at: 2)
+                $0.bind(options, at: 3)
+            }
+        ) { $0.int(0) }
+    }
+
+    private func store(_ list: Int64, at position: Int, _ db: Database) throws -> Store {
+        guard let store = try firstRow(
+            db, """
+                SELECT \(Store.columns) FROM list_items AS i JOIN stores AS s ON s.key = i.store
+                WHERE i.list = ? AND i.position = ?
+                """,
+            {
+                $0.bind(list, at: 1)
+                $0.bind(Int64(position), at: 2)
+            }, Store.init)
+        else { throw CatalogError.database("list position \(position) has no store") }
+        return store
+    }
+}
