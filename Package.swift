@@ -22,6 +22,8 @@ let package = Package(
         .library(name: "Observables", targets: ["Observables"]),
         .library(name: "MapCamera", targets: ["MapCamera"]),
         .library(name: "MapSync", targets: ["MapSync"]),
+        // Seeded synthetic store lists (CSV) for the scale benchmark and tests.
+        .library(name: "SyntheticStores", targets: ["SyntheticStores"]),
         .executable(name: "carousel", targets: ["carousel"]),
     ],
     dependencies: [
@@ -42,6 +44,10 @@ let package = Package(
         .target(name: "CarouselEngine"),
         // supercluster-compatible marker clustering: pure Swift, no SQLite.
         .target(name: "Clustering"),
+        // Synthetic store lists of any size, streamed as CSV: the scale
+        // benchmark's 10⁷-store files and the tests' small ones. Depends on
+        // nothing, so the benchmark package can use it as well.
+        .target(name: "SyntheticStores"),
         .target(name: "Observables"),
         // Camera framing on a Web-Mercator map: insets, fit, keep, flyTo timing.
         .target(name: "MapCamera"),
@@ -71,6 +77,10 @@ let package = Package(
                 "Clustering", "TestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
+        ),
+        .testTarget(
+            name: "SyntheticStoresTests",
+            dependencies: ["SyntheticStores", "StoreCatalog", "TestSupport"]
         ),
         .testTarget(
             name: "CarouselEngineTests",

@@ -27,6 +27,7 @@ let package = Package(
                 .product(name: "CarouselEngine", package: "MapCarousel"),
                 .product(name: "Clustering", package: "MapCarousel"),
                 .product(name: "Observables", package: "MapCarousel"),
+                .product(name: "SyntheticStores", package: "MapCarousel"),
                 .product(name: "OpenCombine", package: "OpenCombine"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]

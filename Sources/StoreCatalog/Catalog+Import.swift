@@ -11,9 +11,9 @@ extension Catalog {
     ///
     /// A kill at any moment leaves the database as it was before the call.
     /// The rows are read and checked on a second thread while this one
-    /// writes them, a few thousand rows apart at most. Memory grows by a few
-    /// dozen bytes per row (the spatial index entries are sorted before they
-    /// are written), never by the file's size.
+    /// writes them, a few thousand rows apart at most. Memory stays bounded
+    /// whatever the file's size: the spatial index entries are sorted in
+    /// memory up to 8 MiB of them, by SQLite's external sort past that.
     @discardableResult
     public func importList(
         named name: String,
@@ -24,9 +24,11 @@ extension Catalog {
     }
 
     /// ``importList(named:from:options:)`` handing rows over in batches of
-    /// another shape, so tests can prove the shape never changes a result.
+    /// another shape, and holding at most `spatialMemoryLimit` spatial index
+    /// entries in memory, so tests can prove neither changes a result.
     func importList(
-        named name: String, from reader: some StoreRowReader, options: ImportOptions, pipeline: RowPipeline.Shape
+        named name: String, from reader: some StoreRowReader, options: ImportOptions, pipeline: RowPipeline.Shape,
+        spatialMemoryLimit: Int = SpatialIndexWriter.memoryLimit
     ) throws -> ImportReport {
         guard !name.allSatisfy(\.isWhitespace) else {
             throw CatalogError.invalidArgument("a list needs a name that is not blank")
@@ -34,7 +36,8 @@ extension Catalog {
         if case let .distance(origin) = options.order, !origin.isValid {
             throw CatalogError.invalidArgument("cannot order by distance from \(origin): not a valid coordinate")
         }
-        let importer = ListImporter(list: name, reader: reader, options: options, pipeline: pipeline)
+        let importer = ListImporter(
+            list: name, reader: reader, options: options, pipeline: pipeline, spatialMemoryLimit: spatialMemoryLimit)
         return try write { db in try importer.run(db) }
     }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Clustering
 import StoreCatalog
+import SyntheticStores
 
 /// `carousel-bench`: SPEC §10's benchmarks, side by side with their peers
 /// (sqlite3, OpenCombine), printed as one table. `scripts/benchmark` builds
@@ -14,7 +15,7 @@ struct CarouselBench: ParsableCommand {
     )
 
     enum Benchmark: String, CaseIterable, ExpressibleByArgument {
-        case `import`, pipeline, queries, focus, export, clusters
+        case `import`, pipeline, queries, focus, export, clusters, scale
     }
 
     @Option(help: "The release-built carousel executable.")
@@ -34,6 +35,12 @@ struct CarouselBench: ParsableCommand {
 
     @Option(help: "A checkout of mourner/kdbush 4.0.2, supercluster's dependency (else $KDBUSH_DIR).")
     var kdbush: String?
+
+    @Option(parsing: .upToNextOption, help: "The scale benchmark's list sizes, smallest first (default: 100000 234908 1000000 10000000; 10000 with --smoke); the first comparison size is 234908 if listed, else the first.")
+    var scaleSizes: [Int] = []
+
+    @Option(help: "Where the scale benchmark writes its log–log plot (full runs only).")
+    var plot = "docs/scale.svg"
 
     @Option(help: "The compiler, as `swift --version` prints it, for the report.")
     var swiftVersion = "unknown"
@@ -93,6 +100,17 @@ struct CarouselBench: ParsableCommand {
                     : ClusterBox(south: 48.7, west: 2.1, north: 49.0, east: 2.6)
             ).run(into: &report)
         }
+        if selected.contains(.scale) {
+            let scaleSizes = self.scaleSizes.isEmpty ? sizes.scaleSizes : self.scaleSizes
+            guard scaleSizes.allSatisfy({ (1...SyntheticStoreList.maximumCount).contains($0) }) else {
+                throw BenchError("--scale-sizes takes counts from 1 to \(SyntheticStoreList.maximumCount)")
+            }
+            try ScaleBenchmark(
+                workspace: workspace, sizes: scaleSizes,
+                reference: scaleSizes.contains(sizes.scaleReference) ? sizes.scaleReference : scaleSizes[0],
+                queries: sizes.scaleQueries, processRuns: sizes.scaleProcessRuns, plotPath: smoke ? nil : plot
+            ).run(into: &report)
+        }
         report.loadAtEnd = Machine.loadAverage()
         if smoke {
             // Tiny sizes on debug builds measure nothing worth a verdict:
@@ -123,18 +141,26 @@ struct Sizes {
     var clusterLoads: Int
     var clusterQueries: Int
     var clusterColdRuns: Int
+    /// The scale benchmark's list sizes, and the one the largest is compared with.
+    var scaleSizes: [Int]
+    var scaleReference: Int
+    var scaleQueries: Int
+    var scaleProcessRuns: Int
 
     static let full = Sizes(
-        dataFile: "geonames-places.csv", importRuns: 5, pipelineEvents: 1_000_000, pipelineRuns: 3,
+        dataFile: "geonames-places.csv", importRuns: 7, pipelineEvents: 1_000_000, pipelineRuns: 3,
         positionQueries: 10_000, nearestQueries: 2_000, scanQueries: 30, boxQueries: 2_000, focusRuns: 30,
         exportRuns: 3,
-        clusterLoads: 5, clusterQueries: 200, clusterColdRuns: 30
+        clusterLoads: 5, clusterQueries: 200, clusterColdRuns: 30,
+        scaleSizes: [100_000, 234_908, 1_000_000, 10_000_000], scaleReference: 234_908,
+        scaleQueries: 2_000, scaleProcessRuns: 11
     )
 
     static let smoke = Sizes(
         dataFile: "geonames-kr.csv", importRuns: 1, pipelineEvents: 10_000, pipelineRuns: 1,
         positionQueries: 100, nearestQueries: 50, scanQueries: 3, boxQueries: 50, focusRuns: 3,
         exportRuns: 1,
-        clusterLoads: 1, clusterQueries: 5, clusterColdRuns: 3
+        clusterLoads: 1, clusterQueries: 5, clusterColdRuns: 3,
+        scaleSizes: [10_000], scaleReference: 10_000, scaleQueries: 50, scaleProcessRuns: 2
     )
 }

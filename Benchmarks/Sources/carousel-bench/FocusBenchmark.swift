@@ -20,21 +20,32 @@ struct FocusBenchmark {
         let positions = (0..<runs).map { _ in Int.random(in: 0..<count, using: &random) }
         // Once, untimed: the answer must be the catalog's store at that position.
         try check(position: positions[0], database: database, catalog: catalog)
+        try checkPeer(position: positions[0], database: database, catalog: catalog)
+        // Alternating, pair by pair: a change in the machine's load hits both.
         var seconds: [Double] = []
+        var peerSeconds: [Double] = []
         for (run, position) in positions.enumerated() {
             if run.isMultiple(of: 10) { progress("focus: run \(run + 1)/\(runs)") }
             seconds.append(try focus(at: position, database: database, stdout: nil).wallSeconds)
+            peerSeconds.append(try peerLookup(at: position, database: database, stdout: nil).wallSeconds)
         }
         let median = Samples(seconds).median
+        let peerMedian = Samples(peerSeconds).median
         report.rows.append(ReportRow(
             "cold `carousel focus --offset X`: median (p99)",
             ours: "\(Format.seconds(median)) (p99 \(Format.seconds(Samples(seconds).p99)))",
             target: .atMost(0.030, "30 ms"), measured: median
         ))
+        report.rows.append(ReportRow(
+            "  start-up: vs `sqlite3` looking the row up",
+            ours: Format.seconds(median), peer: Format.seconds(peerMedian) + " (sqlite3)",
+            ratio: Format.ratio(median / peerMedian), target: .atMost(3, "3×"), measured: median / peerMedian
+        ))
         report.notes.append("""
             focus: \(runs) processes of `carousel focus --list \(workspace.listName) --offset X --db CATALOG` \
             (default layout) at random positions of the \(Format.count(count))-store list, \
-            wall from spawn to exit; seed \(String(seed, radix: 16))
+            wall from spawn to exit, alternating with `sqlite3 CATALOG` running the same list-position \
+            lookup (`\(Self.peerSQL(position: 0))` with each position); seed \(String(seed, radix: 16))
             """)
     }
 
@@ -47,6 +58,33 @@ struct FocusBenchmark {
             stdoutPath: stdout,
             stderrPath: workspace.path("carousel-focus.stderr").path
         ).run()
+    }
+
+    /// The query `sqlite3` answers: the store at `position` of the list, as
+    /// `focus` finds it (list by name, item by position, store by key).
+    static func peerSQL(position: Int) -> String {
+        """
+        SELECT s.id, s.name, s.latitude, s.longitude FROM lists AS l \
+        JOIN list_items AS i ON i.list = l.key AND i.position = \(position) \
+        JOIN stores AS s ON s.key = i.store WHERE l.name = 'places'
+        """
+    }
+
+    private func peerLookup(at position: Int, database: URL, stdout: String?) throws -> ProcessMeasurement {
+        try MeasuredProcess(
+            executable: "sqlite3", arguments: [database.path, Self.peerSQL(position: position)],
+            stdoutPath: stdout, stderrPath: workspace.path("sqlite3-focus.stderr").path
+        ).run()
+    }
+
+    /// Runs the peer once and checks it prints the catalog's store at `position`.
+    private func checkPeer(position: Int, database: URL, catalog: Catalog) throws {
+        let output = workspace.path("peer-focus.txt")
+        _ = try peerLookup(at: position, database: database, stdout: output.path)
+        let expected = try catalog.store(list: workspace.listName, at: position).id
+        guard try String(contentsOf: output, encoding: .utf8).hasPrefix(expected + "|") else {
+            throw BenchError("sqlite3's lookup of position \(position) does not print \(expected)")
+        }
     }
 
     /// Runs one focus and checks its JSON names the catalog's store at `position`.

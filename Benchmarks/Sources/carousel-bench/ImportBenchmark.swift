@@ -34,11 +34,19 @@ struct ImportBenchmark {
         let peerWall = Samples(peer.map(\.wallSeconds)).median
         let ourRSS = Int(Samples(ours.map { Double($0.peakRSSBytes ?? 0) }).median)
         let peerRSS = Int(Samples(peer.map { Double($0.peakRSSBytes ?? 0) }).median)
+        // The ratio of each alternating pair: how far one run's figure moves
+        // with the machine's load (other jobs hurt our two-thread import
+        // more than sqlite3's one thread).
+        let pairs = Samples(zip(ours, peer).map { $0.wallSeconds / $1.wallSeconds })
         let rows = try countRows()
         report.rows.append(ReportRow(
             "import \(Format.count(rows)) rows: wall", ours: Format.seconds(ourWall),
             peer: Format.seconds(peerWall) + " (sqlite3 .import)", ratio: Format.ratio(ourWall / peerWall),
             target: .atMost(1.5, "1.5×"), measured: ourWall / peerWall
+        ))
+        report.rows.append(ReportRow(
+            "  ratio per pair: min / median / max", ours: runs == 1 ? "1 pair" : "\(runs) pairs", peer: "",
+            ratio: "\(Format.ratio(pairs.sorted[0])) / \(Format.ratio(pairs.median)) / \(Format.ratio(pairs.sorted[pairs.count - 1]))"
         ))
         report.rows.append(ReportRow(
             "import \(Format.count(rows)) rows: peak RSS", ours: Format.mebibytes(ourRSS),

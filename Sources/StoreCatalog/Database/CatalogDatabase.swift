@@ -4,8 +4,13 @@ import GRDB
 /// Opens the SQLite connection behind a ``Catalog``: WAL for files, a private
 /// in-memory database for tests, migrated either way.
 package enum CatalogDatabase {
-    /// The most of the file mapped into memory for reading.
-    static let mmapSize = 1 << 30
+    /// The most of the file mapped into memory for reading: as much as
+    /// SQLite allows (it caps the setting at its compile-time
+    /// `SQLITE_MAX_MMAP_SIZE`, 0x7fff0000 in Debian's and the default
+    /// build). Address space only. It was 1 GiB, which a catalog of 10⁷
+    /// stores (2.16 GB) outgrows: lookups past that point went through
+    /// SQLite's 2 MB page cache, a `pread` per page (BENCHMARKS.md, scale).
+    static let mmapSize = 0x7fff_0000
 
     /// What a user calls the database in messages.
     static let inMemoryName = ":memory:"
@@ -50,8 +55,10 @@ package enum CatalogDatabase {
     package static func open(path: String) throws -> DatabaseQueue {
         var configuration = configuration
         // The journal mode stays untouched until the file is known to be a
-        // catalog: GRDB's `.wal` would switch it (and create a table to
-        // leave a WAL file behind) before we could look.
+        // catalog: GRDB's `.wal` would switch it (and create and drop a table
+        // to leave a WAL file behind: a write, and fsyncs, in every command)
+        // before we could look. WAL is set below, after the check, without
+        // a write on a catalog already in WAL mode.
         configuration.busyMode = .timeout(busyTimeout)
         configuration.prepareDatabase { db in
             // Read pages straight from the OS page cache instead of one

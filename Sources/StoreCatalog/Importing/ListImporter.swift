@@ -8,6 +8,7 @@ struct ListImporter<Reader: StoreRowReader> {
     let reader: Reader
     let options: ImportOptions
     var pipeline = RowPipeline.Shape.standard
+    var spatialMemoryLimit = SpatialIndexWriter.memoryLimit
 
     func run(_ db: Database) throws -> ImportReport {
         // Every page this import reads would otherwise stay mapped, and
@@ -27,7 +28,7 @@ struct ListImporter<Reader: StoreRowReader> {
 
         var stores = try StoreWriter(db)
         var items = try ListItemWriter(list: listKey, order: options.order, db)
-        var entries: [SpatialIndex.Entry] = []
+        var entries = SpatialIndexWriter(list: listKey, limit: spatialMemoryLimit, db)
         var issues: [ImportIssue] = []
         var rejected = 0
 
@@ -51,7 +52,7 @@ struct ListImporter<Reader: StoreRowReader> {
                     case let .written(key):
                         let coordinate = Coordinate(latitude: store.latitude, longitude: store.longitude)
                         try items.append(store: key, coordinate: coordinate)
-                        entries.append(SpatialIndex.Entry(store: key, latitude: store.latitude, longitude: store.longitude))
+                        try entries.append(store: key, latitude: store.latitude, longitude: store.longitude)
                     }
                 }
             }
@@ -63,7 +64,7 @@ struct ListImporter<Reader: StoreRowReader> {
         }
         try stores.finish()
         try items.finish()
-        try SpatialIndex.insert(&entries, list: listKey, db)
+        try entries.finish()
         if let former { try removeDetachedList(former, db) }
         return ImportReport(list: list, imported: entries.count, rejected: rejected, issues: issues)
     }

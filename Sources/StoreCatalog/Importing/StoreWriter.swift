@@ -31,7 +31,7 @@ struct StoreWriter {
     private var nextKey: Int64
     private let firstNewKey: Int64
     /// The line of each store this import created, by `key - firstNewKey`.
-    private var newStoreLines: [Int32] = []
+    private var newStoreLines = LineRuns()
     /// The line of each existing store this import updated, kept in SQLite
     /// (created at the first update): an import that updates every store of
     /// a large catalog would otherwise hold one dictionary entry per store,
@@ -91,7 +91,7 @@ struct StoreWriter {
             }
             for store in chunk {
                 outcomes.append(.written(key: nextKey))
-                newStoreLines.append(Int32(clamping: store.line))
+                newStoreLines.append(store.line)
                 nextKey += 1
             }
         } else {
@@ -115,10 +115,10 @@ struct StoreWriter {
         find.reset()
         if key == nextKey {
             nextKey += 1
-            newStoreLines.append(Int32(clamping: store.line))
+            newStoreLines.append(store.line)
             return .written(key: key)
         }
-        if key >= firstNewKey { return .duplicate(firstLine: Int(newStoreLines[Int(key - firstNewKey)])) }
+        if key >= firstNewKey { return .duplicate(firstLine: newStoreLines.line(of: Int(key - firstNewKey))) }
         if updatedStores == nil { updatedStores = try UpdatedStores(db) }
         if let firstLine = try updatedStores!.record(key, line: store.line) { return .duplicate(firstLine: firstLine) }
 

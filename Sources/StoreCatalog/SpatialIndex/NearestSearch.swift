@@ -15,10 +15,16 @@ package struct NearestSearch {
     package var maxRadius: Double
     package var list: Int64?
 
-    /// The first circle: about a town in a dense region. Sparse regions widen
-    /// quickly (see ``growth(found:wanted:)``), so the rescans add up to a
-    /// fraction of the last one.
-    static let initialRadius = 10_000.0
+    /// The first circle: a few city blocks. Sparse regions widen quickly
+    /// (×4 while the circle is empty, see ``growth(found:wanted:)``), and
+    /// small circles are cheap to scan, so the rescans add up to a fraction
+    /// of the last one.
+    ///
+    /// It was 10 km, "a town": right for the 234,908 GeoNames places, but the
+    /// circle is only ever widened, and in a city centre of a 10⁷-store list
+    /// 10 km holds a hundred thousand stores, every one read and measured
+    /// for ten answers (329 ms a query; BENCHMARKS.md, scale).
+    static let initialRadius = 250.0
 
     /// How much to widen a circle holding `found` of the `wanted` stores:
     /// as if stores were spread evenly (the area, so the count, grows with

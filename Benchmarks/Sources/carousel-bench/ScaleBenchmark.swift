@@ -1,0 +1,205 @@
+import Foundation
+import StoreCatalog
+import SyntheticStores
+
+/// How cost grows with the list: synthetic store lists of 10⁵ to 10⁷ stores
+/// (and 234,908, the GeoNames file's size, as the reference), each
+/// generated, imported by our CLI into a fresh catalog, then queried.
+///
+/// Per size: the import's wall time per row and peak RSS, the database's
+/// bytes per store, the store at a list position, nearest 10, a box holding
+/// as many stores at every size, a cold `carousel focus`, and the first page
+/// of `stores`. The targets compare the largest size with the reference.
+struct ScaleBenchmark {
+    var workspace: Workspace
+    var sizes: [Int]
+    /// The size the largest one is compared with.
+    var reference: Int
+    var queries: Int
+    var processRuns: Int
+    /// Where to write the log–log plot; nil writes none.
+    var plotPath: String?
+    var seed: UInt64 = 0x5CA1E
+
+    /// One size's figures.
+    struct Point {
+        var stores: Int
+        var importSecondsPerRow: Double
+        var peakRSSBytes: Int
+        var bytesPerStore: Double
+        var position: Double
+        var nearest: Double
+        var box: Double
+        var boxStores: Double
+        var focusSeconds: Double
+        var firstPageSeconds: Double
+    }
+
+    /// The box's side at 10⁴ stores, 0.1° (about 11 km north to south);
+    /// shrunk as the list grows (side ∝ 1/√n), so that it holds as many
+    /// stores at every size — about twenty, as the query benchmark's city
+    /// box on the GeoNames places: a query whose answer grows with the list
+    /// cannot stay as fast, whatever the index. At 10⁷ it is 0.003°, a few
+    /// blocks of a dense city.
+    static func boxSide(stores: Int) -> Double {
+        0.1 * (10_000 / Double(stores)).squareRoot()
+    }
+
+    func run(into report: inout Report) throws {
+        var points: [Point] = []
+        let firstPageMode = try FirstPage.mode(carousel: workspace.carousel, workspace: workspace)
+        for size in sizes {
+            points.append(try measure(size: size, firstPage: firstPageMode))
+        }
+        guard let base = points.first(where: { $0.stores == reference }) ?? points.first, let top = points.last
+        else { return }
+        for point in points {
+            let isTop = point.stores == top.stores && points.count > 1
+            let label = "scale \(Format.count(point.stores))"
+            report.rows.append(row(
+                "\(label): import per row (peak RSS)",
+                ours: "\(Format.microseconds(point.importSecondsPerRow * 1e6)) (\(Format.mebibytes(point.peakRSSBytes)))",
+                base: base.importSecondsPerRow, value: point.importSecondsPerRow, isTop: isTop, limit: 1.2))
+            if isTop {
+                report.rows.append(ReportRow(
+                    "\(label): import peak RSS", ours: Format.mebibytes(point.peakRSSBytes),
+                    target: .atMost(64, "64 MiB"), measured: Double(point.peakRSSBytes) / 1_048_576))
+            }
+            report.rows.append(ReportRow(
+                "\(label): database bytes per store", ours: String(format: "%.0f B", point.bytesPerStore),
+                peer: "—", ratio: "—"))
+            report.rows.append(row(
+                "\(label): store at a position, median", ours: Format.microseconds(point.position),
+                base: base.position, value: point.position, isTop: isTop, limit: 2))
+            report.rows.append(row(
+                "\(label): nearest 10, median", ours: Format.microseconds(point.nearest),
+                base: base.nearest, value: point.nearest, isTop: isTop, limit: 2))
+            report.rows.append(row(
+                "\(label): box of ~\(Int(point.boxStores.rounded())) stores, median", ours: Format.microseconds(point.box),
+                base: base.box, value: point.box, isTop: isTop, limit: 2))
+            report.rows.append(ReportRow(
+                "\(label): cold `carousel focus`, median", ours: Format.seconds(point.focusSeconds),
+                peer: "—", ratio: "—"))
+            let firstPage = ReportRow(
+                "\(label): first page of 20 \(firstPageMode.label), median", ours: Format.seconds(point.firstPageSeconds),
+                target: .atMost(0.030, "30 ms"), measured: point.firstPageSeconds)
+            report.rows.append(isTop ? firstPage : ReportRow(firstPage.benchmark, ours: firstPage.ours, peer: "—", ratio: "—"))
+        }
+        report.notes.append("""
+            scale: synthetic lists (`SyntheticStoreList`, seed \(String(seed, radix: 16)): stores of 12 chains \
+            around 30 cities weighted by population, ids ascending in file order, two attribute columns), \
+            each imported (median of 3 below 10⁶ rows, else 1; the highest peak RSS) by `carousel import FILE --list places --db NEW` (wall per row, peak RSS by GNU time); \
+            in process: \(Format.count(queries)) random positions, \(Format.count(queries)) nearest-10 points within \
+            ±0.01° of random stores, \(Format.count(queries)) boxes centred on random stores of side \
+            0.1° × √(10,000 / n); \(processRuns) cold `carousel focus` \
+            processes; first page: \(firstPageMode.description); ratios against \(Format.count(base.stores)) stores
+            """)
+        if let plotPath {
+            try ScalePlot(points: points, reference: base.stores).svg()
+                .write(toFile: plotPath, atomically: true, encoding: .utf8)
+            progress("scale: plot written to \(plotPath)")
+        }
+    }
+
+    /// A row comparing `value` with the reference size's: a target only on
+    /// the largest size.
+    private func row(_ name: String, ours: String, base: Double, value: Double, isTop: Bool, limit: Double) -> ReportRow {
+        let ratio = value / base
+        guard isTop else { return ReportRow(name, ours: ours, peer: "—", ratio: Format.ratio(ratio)) }
+        return ReportRow(
+            name, ours: ours, peer: "vs \(Format.count(reference))", ratio: Format.ratio(ratio),
+            target: .atMost(limit, String(format: "%.1f×", limit)), measured: ratio)
+    }
+
+    private func measure(size: Int, firstPage: FirstPage) throws -> Point {
+        let label = Format.count(size)
+        let csv = workspace.path("synthetic-\(size).csv")
+        progress("scale \(label): generating \(csv.lastPathComponent)")
+        try SyntheticStoreList(count: size, seed: seed).write(toFile: csv.path)
+        defer { try? FileManager.default.removeItem(at: csv) }
+
+        progress("scale \(label): importing")
+        let database = workspace.path("scale-\(size).sqlite")
+        workspace.removeDatabase(database)
+        defer { workspace.removeDatabase(database) }
+        // Three imports below a million rows (the median counts), one above:
+        // a 10⁷-row import takes a minute on a busy machine.
+        var imports: [ProcessMeasurement] = []
+        for _ in 0..<(size < 1_000_000 ? 3 : 1) {
+            workspace.removeDatabase(database)
+            imports.append(try MeasuredProcess(
+                executable: workspace.carousel,
+                arguments: ["import", csv.path, "--list", workspace.listName, "--db", database.path],
+                stderrPath: workspace.path("scale-import.stderr").path,
+                measuresPeakMemory: true
+            ).run())
+        }
+        let imported = ProcessMeasurement(
+            wallSeconds: Samples(imports.map(\.wallSeconds)).median,
+            peakRSSBytes: imports.compactMap(\.peakRSSBytes).max())
+        let bytes = try FileManager.default.attributesOfItem(atPath: database.path)[.size] as? Int ?? 0
+
+        progress("scale \(label): queries")
+        let catalog = try Catalog(path: database.path)
+        let list = workspace.listName
+        let count = try catalog.count(list: list)
+        guard count == size else { throw BenchError("scale: imported \(count) stores of \(size)") }
+        var random = SplitMix64(seed: seed ^ UInt64(size))
+        let positions = (0..<queries).map { _ in Int.random(in: 0..<count, using: &random) }
+        let position = try medianMicroseconds(positions) { try catalog.store(list: list, at: $0) }
+        let points = try positions.map { position in
+            let place = try catalog.location(list: list, at: position)
+            return Coordinate(
+                latitude: min(max(place.latitude + Double.random(in: -0.01...0.01, using: &random), -90), 90),
+                longitude: place.longitude)
+        }
+        let nearest = try medianMicroseconds(points) { try catalog.nearest(to: $0, limit: 10) }
+        let half = Self.boxSide(stores: size) / 2
+        let boxes = try points.map {
+            try BoundingBox(
+                south: max($0.latitude - half, -90), west: max($0.longitude - half, -180),
+                north: min($0.latitude + half, 90), east: min($0.longitude + half, 180))
+        }
+        // Counts the 100 warm-up calls too: divided by calls made below.
+        var found = 0
+        let box = try medianMicroseconds(boxes) { box in
+            let stores = try catalog.stores(in: box)
+            found += stores.count
+            return stores
+        }
+
+        progress("scale \(label): cold focus and first page")
+        var focus: [Double] = []
+        var page: [Double] = []
+        for run in 0..<processRuns {
+            let at = positions[run % positions.count]
+            focus.append(try MeasuredProcess(
+                executable: workspace.carousel,
+                arguments: ["focus", "--list", list, "--offset", String(Double(at) * FocusBenchmark.page), "--db", database.path],
+                stderrPath: workspace.path("scale-focus.stderr").path
+            ).run().wallSeconds)
+            page.append(try firstPage.measure(database: database, list: list, expectedFirst: catalog.store(list: list, at: 0).id))
+        }
+        return Point(
+            stores: size, importSecondsPerRow: imported.wallSeconds / Double(size),
+            peakRSSBytes: imported.peakRSSBytes ?? 0, bytesPerStore: Double(bytes) / Double(size),
+            position: position, nearest: nearest, box: box,
+            boxStores: Double(found) / Double(boxes.count + min(100, boxes.count)),
+            focusSeconds: Samples(focus).median, firstPageSeconds: Samples(page).median)
+    }
+
+    /// The median of `query`'s per-call time in µs, after 100 untimed calls.
+    private func medianMicroseconds<Input, Output>(_ inputs: [Input], _ query: (Input) throws -> Output) throws -> Double {
+        for input in inputs.prefix(100) { _ = try query(input) }
+        var micros: [Double] = []
+        micros.reserveCapacity(inputs.count)
+        for input in inputs {
+            let start = Stopwatch.nanoseconds()
+            let output = try query(input)
+            let elapsed = Stopwatch.nanoseconds() - start
+            withExtendedLifetime(output) {}
+            micros.append(Double(elapsed) / 1e3)
+        }
+        return Samples(micros).median
+    }
+}

@@ -1,0 +1,51 @@
+import Testing
+@testable import StoreCatalog
+import TestSupport
+
+/// What keeps an import's memory flat at millions of rows changes no
+/// outcome: the spatial index spilled to SQLite's sorter, and the lines of
+/// created stores kept as runs.
+@Suite("Import in bounded memory")
+struct ImportBoundedMemoryTests {
+    @Test("spilling the spatial index entries to a temporary table gives the same report and database",
+          arguments: [UInt64(1), 2])
+    func spilledSpatialIndexGivesTheSameDatabase(seed: UInt64) throws {
+        let scenario = ImportPipelineTests.Scenario(seed: seed)
+        var dumps: Set<String> = []
+        for limit in [SpatialIndexWriter.memoryLimit, 0, 1, 37] {
+            let catalog = try scenario.catalog()
+            let report = try catalog.importList(
+                named: "new", from: ArrayRowReader(scenario.rows), options: .init(skipInvalid: true),
+                pipeline: .standard, spatialMemoryLimit: limit)
+            #expect(report == scenario.expectedReport, "seed \(seed), limit \(limit)")
+            dumps.insert(try catalog.dump())
+            // Nothing of the spill is left behind.
+            #expect(try catalog.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM temp.sqlite_master") } == 0)
+        }
+        #expect(dumps.count == 1, "seed \(seed)")
+    }
+
+    @Test func lineRunsGiveEachStoresLineWhateverTheGaps() {
+        var random = SplitMix64(seed: 9)
+        var lines: [Int] = []
+        var runs = LineRuns()
+        var line = 1
+        for _ in 0..<5_000 {
+            // Mostly the next line; sometimes a gap (rejected rows, quoted
+            // line breaks, blank lines).
+            line += random.next() % 20 == 0 ? 2 + Int(random.next() % 5) : 1
+            lines.append(line)
+            runs.append(line)
+        }
+        #expect(runs.count == lines.count)
+        #expect(lines.indices.allSatisfy { runs.line(of: $0) == lines[$0] })
+    }
+
+    @Test func aFileWithoutGapsIsOneRun() {
+        var runs = LineRuns()
+        for line in 2..<100_002 { runs.append(line) }
+        #expect(runs.line(of: 0) == 2)
+        #expect(runs.line(of: 99_999) == 100_001)
+        #expect(runs.runCount == 1)
+    }
+}
