@@ -9,9 +9,18 @@ extension CarouselLayout {
     public func release(at offset: Double, velocity: Double, dragStart: Double) throws(LayoutError) -> Release {
         try LayoutError.requireFinite(offset, "offset")
         try LayoutError.requireFinite(velocity, "velocity")
+        // A billion points per ms: past that the projection `v·d / (1 − d)`
+        // can overflow to infinity for a rate near 1.
+        guard abs(velocity) <= Self.maxVelocity else {
+            throw LayoutError("velocity", "must be within ±\(LayoutError.format(Self.maxVelocity)) points per ms", velocity)
+        }
         try LayoutError.requireFinite(dragStart, "dragStart")
         return checkedRelease(at: offset, velocity: velocity, dragStart: dragStart)
     }
+
+    /// The fastest release ``release(at:velocity:dragStart:)`` takes: 10⁹
+    /// points per ms, far past any finger.
+    public static let maxVelocity = 1e9
 
     /// ``release(at:velocity:dragStart:)`` for inputs already known finite.
     func checkedRelease(at x: Double, velocity v: Double, dragStart: Double) -> Release {

@@ -40,6 +40,22 @@ public struct CarouselLayout: Hashable, Sendable {
     /// The interval between frames, in ms (at least 1).
     public let frameMs: Double
 
+    /// The most items, and the most loop copies at each end, a layout holds:
+    /// 10¹². Bounded so that `n + 2k` cannot overflow `Int` and every item
+    /// index and rest offset is exact in a `Double` (below 2⁵³), which the
+    /// focus and snap arithmetic converts back to `Int`.
+    public static let maxCount = 1_000_000_000_000
+
+    /// The longest viewport, item, spacing or inset: 10⁹ points. With
+    /// ``maxCount`` items every rest offset stays below 10²², finite and
+    /// with room for a fling's projection.
+    public static let maxLength = 1e9
+
+    /// The shortest viewport or item: 10⁻³ points. Shorter lengths underflow
+    /// when divided by the page (a 5e-324-pt viewport's edges round to the
+    /// same item) and show nothing a screen could.
+    public static let minLength = 1e-3
+
     /// Validates and builds a layout.
     ///
     /// - Parameters:
@@ -76,9 +92,9 @@ public struct CarouselLayout: Hashable, Sendable {
         animationMs: Double = 300,
         frameMs: Double = 1000.0 / 60
     ) throws(LayoutError) {
-        try LayoutError.requirePositive(viewport, "viewport")
-        try LayoutError.requireNonNegative(spacing, "spacing")
-        try LayoutError.requireNonNegative(sectionInset, "sectionInset")
+        try LayoutError.requireLength(viewport, "viewport")
+        try LayoutError.requireNonNegative(spacing, "spacing", atMost: Self.maxLength)
+        try LayoutError.requireNonNegative(sectionInset, "sectionInset", atMost: Self.maxLength)
         try LayoutError.requireNonNegative(animationMs, "animationMs")
         // Frames are display refreshes: below 1 ms (1000 Hz) a motion's frame
         // count explodes without showing anything more.
@@ -88,9 +104,13 @@ public struct CarouselLayout: Hashable, Sendable {
         guard minScale.isFinite, (0...1).contains(minScale) else {
             throw LayoutError("minScale", "must be in [0, 1]", minScale)
         }
-        guard dataCount >= 0 else { throw LayoutError("count", "must be ≥ 0", dataCount) }
+        guard (0...Self.maxCount).contains(dataCount) else {
+            throw LayoutError("count", "must be a whole number in 0...\(Self.maxCount)", dataCount)
+        }
         if loop {
-            guard loopPadding >= 1 else { throw LayoutError("loopPadding", "must be ≥ 1", loopPadding) }
+            guard (1...Self.maxCount).contains(loopPadding) else {
+                throw LayoutError("loopPadding", "must be a whole number in 1...\(Self.maxCount)", loopPadding)
+            }
         }
         self.axis = axis
         self.viewport = viewport

@@ -11,13 +11,20 @@ public enum ItemLength: Hashable, Sendable {
     func resolved(in viewport: Double) throws(LayoutError) -> Double {
         switch self {
         case .points(let length):
-            try LayoutError.requirePositive(length, "itemLength")
+            try LayoutError.requireLength(length, "itemLength")
             return length
         case .fraction(let fraction):
             guard fraction.isFinite, fraction > 0, fraction <= 1 else {
                 throw LayoutError("itemFraction", "must be a fraction of the viewport in (0, 1]", fraction)
             }
-            return fraction * viewport
+            let length = fraction * viewport
+            // A tiny fraction of a small viewport can still be too short.
+            guard length >= CarouselLayout.minLength else {
+                throw LayoutError(
+                    "itemFraction", "gives an item shorter than \(LayoutError.format(CarouselLayout.minLength)) points",
+                    fraction)
+            }
+            return length
         }
     }
 }

@@ -35,6 +35,27 @@ extension LayoutError {
         }
     }
 
+    static func requireNonNegative(_ value: Double, _ parameter: String, atMost limit: Double) throws(LayoutError) {
+        guard value.isFinite, value >= 0, value <= limit else {
+            throw LayoutError(parameter, "must be a number of points in 0...\(format(limit))", value)
+        }
+    }
+
+    /// A viewport or item length: in ``CarouselLayout/minLength`` ... ``CarouselLayout/maxLength``.
+    static func requireLength(_ value: Double, _ parameter: String) throws(LayoutError) {
+        guard value.isFinite, value >= CarouselLayout.minLength, value <= CarouselLayout.maxLength else {
+            throw LayoutError(
+                parameter,
+                "must be a number of points in \(format(CarouselLayout.minLength))...\(format(CarouselLayout.maxLength))",
+                value)
+        }
+    }
+
+    /// `0.001`, `1000000000`: a bound as a person writes it.
+    static func format(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
+    }
+
     static func requirePositive(_ value: Double, _ parameter: String) throws(LayoutError) {
         guard value.isFinite, value > 0 else {
             throw LayoutError(parameter, "must be a finite number > 0", value)

@@ -46,13 +46,18 @@ public struct LoopGeometry: Hashable, Sendable {
     /// The item showing `dataIndex` whose rest is nearest `offset`; ties go to
     /// the earlier item. Used to scroll to a data index the short way round.
     func nearestItem(showing dataIndex: Int, to offset: Double, page: Double) -> Int {
-        // The twins are every n-th item from the first one showing the data;
-        // there are at most 2k/n + 1 of them, so trying each is O(k).
-        var best = (dataIndex + padding) % dataCount
-        var item = best + dataCount
-        while item < itemCount {
-            if abs(Double(item) * page - offset) < abs(Double(best) * page - offset) { best = item }
-            item += dataCount
+        // The twins are `first + m·n` for m in 0...last: pick m from the
+        // offset in O(1) (k may be up to 10¹², so trying each twin could
+        // take hours), then let its neighbours compete for the rounding.
+        let first = (dataIndex + padding) % dataCount
+        let last = (itemCount - 1 - first) / dataCount
+        let guess = ((offset / page - Double(first)) / Double(dataCount)).rounded()
+        let m = Int(Swift.min(Swift.max(guess, 0), Double(last)))
+        var best = first + m * dataCount
+        for candidate in [m - 1, m + 1] where (0...last).contains(candidate) {
+            let item = first + candidate * dataCount
+            let distance = abs(Double(item) * page - offset), bestDistance = abs(Double(best) * page - offset)
+            if distance < bestDistance || (distance == bestDistance && item < best) { best = item }
         }
         return best
     }

@@ -42,7 +42,9 @@ public struct VisibleItems: RandomAccessCollection, Hashable, Sendable {
         // so every listed item really shows (at most one per end).
         while lower <= upper, Self.overlap(of: lower, in: layout, at: offset) <= 0 { lower += 1 }
         while upper >= lower, Self.overlap(of: upper, in: layout, at: offset) <= 0 { upper -= 1 }
-        indices = lower..<(upper + 1)
+        // Nothing overlaps when the bounds cross (an item narrower than the
+        // rounding between them): an empty range, never an inverted one.
+        indices = lower..<Swift.max(lower, upper + 1)
     }
 
     public var startIndex: Int { indices.lowerBound }

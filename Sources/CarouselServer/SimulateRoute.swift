@@ -35,9 +35,9 @@ struct SimulateRoute {
             } catch let error as CatalogError {
                 throw APIError(error)
             }
-            let simulator: ScrollSimulator
+            let simulator: ScrollSimulation
             do {
-                simulator = try ScrollSimulator(script: script, stores: stores)
+                simulator = try ScrollSimulation(script: script, stores: stores)
             } catch {
                 throw APIError.unprocessable("bad_script", "\(error)")
             }

@@ -23,11 +23,11 @@ final class GrammarGuard<Element: Sendable>: Disposable {
     }
 
     @usableFromInline
-    let state: Mutex<State>
+    let state: StateLock<State>
 
     @inlinable
     init(_ downstream: Observer<Element>) {
-        state = Mutex(State(downstream: downstream))
+        state = StateLock(State(downstream: downstream))
     }
 
     /// Subscribes `observer` to `run` through a new guard, and returns the guard.

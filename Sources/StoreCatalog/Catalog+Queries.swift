@@ -4,11 +4,13 @@ extension Catalog {
     /// Every list with its store count, by name.
     public func lists() throws -> [ListSummary] {
         try read { db in
-            try Row.fetchAll(db, sql: """
+            let lists = try Row.fetchAll(db, sql: """
                 SELECT name, coalesce((SELECT max(position) + 1 FROM list_items WHERE list = lists.key), 0)
                 FROM lists ORDER BY name
                 """
             ).map { ListSummary(name: $0[0], count: $0[1]) }
+            if lists.contains(where: { $0.count == 0 }) { try checkIntact(db) }
+            return lists
         }
     }
 
@@ -19,21 +21,25 @@ extension Catalog {
     }
 
     func count(_ list: Int64, _ db: Database) throws -> Int {
-        try rows(db, "SELECT coalesce(max(position) + 1, 0) FROM list_items WHERE list = ?", { $0.bind(list, at: 1) }) {
+        let count = try rows(db, "SELECT coalesce(max(position) + 1, 0) FROM list_items WHERE list = ?", { $0.bind(list, at: 1) }) {
             $0.int(0)
         }[0]
+        if count == 0 { try checkIntact(db) }
+        return count
     }
 
     /// The stores of `list` in carousel order.
     public func stores(list: String) throws -> [Store] {
         try read { db in
             let list = try listKey(list, db)
-            return try rows(
+            let stores = try rows(
                 db, """
                     SELECT \(Store.columns) FROM list_items AS i JOIN stores AS s ON s.key = i.store
                     WHERE i.list = ? ORDER BY i.position
                     """,
                 { $0.bind(list, at: 1) }, Store.init)
+            if stores.isEmpty { try checkIntact(db) }
+            return stores
         }
     }
 

@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 
 /// The store catalog: stores with coordinates, ordered store lists, import
@@ -31,16 +32,49 @@ public final class Catalog: Sendable {
         try self.init(path: path, snapshotLifetime: ReadSnapshot.standardLifetime)
     }
 
+    /// How a command means to use a catalog.
+    public enum Access: Sendable {
+        /// Import and other writes: the file is created and migrated as needed.
+        case readWrite
+        /// Queries only: a file this process cannot write (its permissions,
+        /// a read-only mount) is opened read-only instead of failing with
+        /// "attempt to write a readonly database"; any other file is opened
+        /// as for ``readWrite``.
+        case read
+    }
+
+    /// Opens the catalog at `path` for `access`.
+    ///
+    /// With ``Access/read``, a file this process cannot write must already
+    /// be a catalog at the latest schema: nothing can migrate it.
+    public convenience init(path: String, access: Access) throws {
+        try self.init(path: path, access: access, snapshotLifetime: ReadSnapshot.standardLifetime)
+    }
+
     /// Opens the catalog at `path`, its reads sharing a snapshot for up to
     /// `snapshotLifetime` (tests make it long, to see what does not depend
     /// on its expiring).
-    init(path: String, snapshotLifetime: Duration) throws {
-        database = try CatalogDatabase.open(path: path)
+    init(path: String, access: Access = .readWrite, snapshotLifetime: Duration) throws {
+        if access == .read, Self.isReadOnlyFile(path) {
+            database = try CatalogDatabase.openReadOnly(path: path)
+        } else {
+            database = try CatalogDatabase.open(path: path)
+        }
         snapshot = ReadSnapshot(database, lifetime: snapshotLifetime)
         self.path = path
     }
 
-    private init(database: DatabaseQueue, path: String) {
+    /// Whether `path` names an existing file this process cannot write, or
+    /// one in a folder it cannot write (where SQLite could create neither
+    /// its journal nor its WAL).
+    private static func isReadOnlyFile(_ path: String) -> Bool {
+        guard FileManager.default.fileExists(atPath: path) else { return false }
+        let folder = (path as NSString).deletingLastPathComponent
+        return !FileManager.default.isWritableFile(atPath: path)
+            || !FileManager.default.isWritableFile(atPath: folder.isEmpty ? "." : folder)
+    }
+
+    init(database: DatabaseQueue, path: String) {
         self.database = database
         snapshot = ReadSnapshot(database)
         self.path = path
@@ -83,6 +117,21 @@ public final class Catalog: Sendable {
         } catch let error as DatabaseError {
             throw CatalogDatabase.classify(error, path: path)
         }
+    }
+
+    /// Throws if the file is damaged; called before a query reports an empty
+    /// list.
+    ///
+    /// SQLite finds a damaged page when a query reads it, but a page that
+    /// still looks like an empty B-tree node reads as no rows: a list's
+    /// items page overwritten that way made `lists` print 0 and `focus` say
+    /// "the list is empty". An empty list is rare (an import of an empty
+    /// file), so it can afford `PRAGMA quick_check` — about 70 ms on a
+    /// 3 MB catalog, too slow for every query (a cold `focus` is allowed 30).
+    func checkIntact(_ db: Database) throws {
+        let problems = try String.fetchAll(db, sql: "PRAGMA quick_check(3)")
+        guard problems != ["ok"] else { return }
+        throw CatalogError.database(CatalogDatabase.damageMessage(path: path, detail: problems.joined(separator: "; ")))
     }
 
     /// The key of the list named `name`, or ``CatalogError/listNotFound(_:)``.

@@ -36,7 +36,7 @@ extension Carousel {
         }
 
         func run() throws {
-            let stores = try database.openCatalog().stores(in: box(), list: list)
+            let stores = try database.openCatalogForReading().stores(in: box(), list: list)
             StoreOutput.print(stores, json: json)
         }
     }

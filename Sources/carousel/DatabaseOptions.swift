@@ -40,4 +40,10 @@ struct DatabaseOptions: ParsableArguments {
     func openCatalog() throws -> Catalog {
         try Catalog(path: resolvedPath())
     }
+
+    /// The catalog for a command that only reads it: a file this process
+    /// cannot write is opened read-only rather than refused.
+    func openCatalogForReading() throws -> Catalog {
+        try Catalog(path: resolvedPath(), access: .read)
+    }
 }

@@ -39,6 +39,9 @@ extension Carousel {
         @Flag(help: "Print JSON Lines, one object per timeline entry, as `simulate --json`.")
         var json = false
 
+        @OptionGroup(title: "Limits")
+        var limits: SimulationLimitOptions
+
         func run() throws {
             let scratch = FileManager.default.temporaryDirectory
                 .appendingPathComponent("carousel-demo-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)")
@@ -54,7 +57,8 @@ extension Carousel {
 
             let script = try ScrollScript(json: Data(PackageResources.demo_json))
             let stores = try CatalogStoreDirectory(catalog: catalog, list: Self.listName)
-            let simulation = try ScrollSimulation(script: script, stores: stores).run(trace: trace)
+            let simulator = try ScrollSimulation(script: script, stores: stores)
+            let simulation = try SimulationLimitOptions.naming { try simulator.run(trace: trace, limits: limits.limits) }
             let output = TimelineOutput(timeline: simulation.timeline) { try stores.store(at: $0).name }
             if json {
                 print(output.jsonLines())

@@ -42,6 +42,9 @@ extension Carousel {
         @Flag(help: #"Print one JSON object: {"index", "store", "visible"}."#)
         var json = false
 
+        @OptionGroup(title: "Limits (with --script)")
+        var limits: SimulationLimitOptions
+
         func validate() throws {
             if at != nil, script == nil {
                 throw CLIError("--at MS needs --script FILE: it is a time in the script's simulation")
@@ -58,11 +61,13 @@ extension Carousel {
         }
 
         func run() throws {
-            let stores = try CatalogStoreDirectory(catalog: database.openCatalog(), list: list)
+            let stores = try CatalogStoreDirectory(catalog: database.openCatalogForReading(), list: list)
             let carousel: CarouselLayout, contentOffset: Double
             if let script {
                 let read = try Simulate.readScript(at: script, layout: layout)
-                let simulation = try Simulate.simulate(read, stores: stores, trace: false, until: at, source: script)
+                // Only where the carousel stops matters: no timeline is kept.
+                let simulation = try Simulate.simulate(
+                    read, stores: stores, trace: false, until: at, limits: limits.limits, source: script) { _ in }
                 (carousel, contentOffset) = (simulation.layout, simulation.offset)
             } else {
                 carousel = try layout.layout(dataCount: stores.count)

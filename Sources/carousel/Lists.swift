@@ -23,7 +23,7 @@ extension Carousel {
             var json = false
 
             func run() throws {
-                let lists = try database.openCatalog().lists()
+                let lists = try database.openCatalogForReading().lists()
                 if json {
                     let items = lists.map { "{\"name\":\(StoreOutput.quoted($0.name)),\"count\":\($0.count)}" }
                     print("[" + items.joined(separator: ",") + "]")

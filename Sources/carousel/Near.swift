@@ -41,7 +41,7 @@ extension Carousel {
         }
 
         func run() throws {
-            let found = try database.openCatalog().nearest(
+            let found = try database.openCatalogForReading().nearest(
                 to: Coordinate(latitude: lat, longitude: lng), limit: limit,
                 withinMeters: withinKm.map { $0 * 1000 }, list: list)
             StoreOutput.print(found, json: json)

@@ -43,56 +43,90 @@ extension Carousel {
         @OptionGroup(title: "Map")
         var map: MapOptions
 
-        @Flag(help: "Print JSON Lines, one object per timeline entry.")
+        @Flag(help: "Print JSON Lines, one object per timeline entry, each as it is produced.")
         var json = false
+
+        @OptionGroup(title: "Limits")
+        var limits: SimulationLimitOptions
 
         func run() throws {
             let script = try Self.readScript(at: script, layout: layout, map: map)
-            let stores = try CatalogStoreDirectory(catalog: database.openCatalog(), list: list)
-            let simulation = try Self.simulate(script, stores: stores, trace: trace, source: self.script)
-            let output = TimelineOutput(timeline: simulation.timeline) { try stores.store(at: $0).name }
-            print(json ? output.jsonLines() : try output.table())
+            let stores = try CatalogStoreDirectory(catalog: database.openCatalogForReading(), list: list)
+            if json {
+                // Each line as it is produced: memory stays flat however
+                // long the timeline (a million-event script included).
+                try Self.simulate(script, stores: stores, trace: trace, limits: limits.limits, source: self.script) { entry in
+                    print(TimelineOutput.json(entry))
+                }
+            } else {
+                let simulation = try Self.simulate(
+                    script, stores: stores, trace: trace, limits: limits.limits, source: self.script)
+                let output = TimelineOutput(timeline: simulation.timeline) { try stores.store(at: $0).name }
+                print(try output.table())
+            }
         }
 
         /// Reads the script at `path` with the LAYOUT flags laid over its
         /// layout and the MAP flags, if any, over its map; a file that is not
-        /// JSON is reported by line and column.
-        static func readScript(at path: String, layout: LayoutOptions, map: MapOptions? = nil) throws -> ScrollScript {
-            let data: Data
+        /// JSON is reported by line and column. Its events stay in the file, read one at a time as the simulation
+        /// runs: a million-event script runs in flat memory.
+        static func readScript(at path: String, layout: LayoutOptions, map: MapOptions? = nil) throws -> ScrollScriptFile {
             do {
-                data = try Data(contentsOf: URL(fileURLWithPath: path))
+                try FileHandle(forReadingFrom: URL(fileURLWithPath: path)).close()
             } catch {
                 let report = ErrorReport(error)
                 throw CLIError("cannot read the script: \(report.message)", status: report.status)
             }
-            if let failure = JSONSyntax.firstError(in: Array(data)) {
-                throw CLIError("\(path):\(failure.line):\(failure.column): not valid JSON: \(failure.reason)", status: .badData)
-            }
-            var script: ScrollScript
+            var file: ScrollScriptFile
             do {
-                script = layout.applied(to: try ScrollScript(json: data))
+                file = try ScrollScriptFile(path: path)
+                file.script = layout.applied(to: file.script)
             } catch {
+                // Only a script that failed is read whole, to say where its
+                // JSON breaks, by line and column.
+                if let data = try? Data(contentsOf: URL(fileURLWithPath: path)),
+                   let failure = JSONSyntax.firstError(in: Array(data)) {
+                    throw CLIError("\(path):\(failure.line):\(failure.column): not valid JSON: \(failure.reason)", status: .badData)
+                }
                 throw CLIError("\(path): \(error)", status: .badData)
             }
             if let map, !map.isEmpty {
-                script.map = try map.applied(to: script.map ?? MapFraming(zoom: script.resolvedZoom))
+                file.script.map = try map.applied(to: file.script.map ?? MapFraming(zoom: file.script.resolvedZoom))
             }
-            if let zoom = layout.zoom { script.map?.zoom = zoom }
-            if let framing = script.map { script.map = try MapOptions.validated(framing) }
-            return script
+            if let zoom = layout.zoom { file.script.map?.zoom = zoom }
+            if let framing = file.script.map { file.script.map = try MapOptions.validated(framing) }
+            return file
         }
 
-        /// Runs `script` over `stores`; a script error names its file.
+        /// Runs `script` over `stores`, collecting the timeline; a script
+        /// error names its file, a limit reached the flag that raises it.
         static func simulate(
-            _ script: ScrollScript, stores: some StoreDirectory, trace: Bool, until time: Double? = nil, source: String
+            _ script: ScrollScriptFile, stores: some StoreDirectory, trace: Bool, until time: Double? = nil,
+            limits: SimulationLimits, source: String
         ) throws -> ScrollSimulation.Outcome {
-            let simulator: ScrollSimulation
+            let simulator = try simulator(script, stores: stores, source: source)
+            return try SimulationLimitOptions.naming { try simulator.run(trace: trace, until: time, limits: limits) }
+        }
+
+        /// Runs `script` over `stores`, handing each timeline entry to
+        /// `onEntry` as it is produced.
+        @discardableResult
+        static func simulate(
+            _ script: ScrollScriptFile, stores: some StoreDirectory, trace: Bool, until time: Double? = nil,
+            limits: SimulationLimits, source: String, onEntry: @escaping @Sendable (TimelineEntry) throws -> Void
+        ) throws -> ScrollSimulation.Outcome {
+            let simulator = try simulator(script, stores: stores, source: source)
+            return try SimulationLimitOptions.naming {
+                try simulator.run(trace: trace, until: time, limits: limits, onEntry: onEntry)
+            }
+        }
+
+        private static func simulator(_ script: ScrollScriptFile, stores: some StoreDirectory, source: String) throws -> ScrollSimulation {
             do {
-                simulator = try ScrollSimulation(script: script, stores: stores)
+                return try ScrollSimulation(file: script, stores: stores)
             } catch {
                 throw CLIError("\(source): \(error)", status: .badData)
             }
-            return try simulator.run(trace: trace, until: time)
         }
     }
 }

@@ -50,7 +50,7 @@ extension Carousel {
         }
 
         func run() throws {
-            let catalog = try database.openCatalog()
+            let catalog = try database.openCatalogForReading()
             if let origin = try DistanceOrigin.check(from, required: sort == .distance, flag: "--sort distance") {
                 try printByDistance(catalog, from: origin)
                 return

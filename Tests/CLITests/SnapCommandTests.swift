@@ -94,8 +94,8 @@ struct SnapCommandTests {
     }
 
     @Test(arguments: [
-        (["--viewport", "-390"], "viewport must be a finite number > 0"),
-        (["--spacing", "-1"], "spacing must be a finite number ≥ 0"),
+        (["--viewport", "-390"], "viewport must be a number of points in 0.001...1000000000"),
+        (["--spacing", "-1"], "spacing must be a number of points in 0...1000000000"),
         (["--min-scale", "2"], "minScale must be in [0, 1]"),
         (["--item-fraction", "1.5"], "itemFraction must be a fraction"),
         (["--item-length", "300", "--item-fraction", "0.8"], "exclusive"),

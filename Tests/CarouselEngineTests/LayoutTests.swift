@@ -91,7 +91,9 @@ struct LayoutTests {
     }
 
     @Test func negativeCountIsAnError() {
-        #expect(throws: LayoutError("count", "must be ≥ 0", -1)) { try LayoutSpec().layout(dataCount: -1) }
+        #expect(throws: LayoutError("count", "must be a whole number in 0...1000000000000", -1)) {
+            try LayoutSpec().layout(dataCount: -1)
+        }
     }
 
     @Test func nonFiniteReleaseInputIsAnError() throws {

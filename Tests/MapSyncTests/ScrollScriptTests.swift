@@ -97,7 +97,7 @@ import Testing
         (#"{"layout": {"debounceMs": -1}, "events": []}"#,
          "scroll script: layout.debounceMs must be a finite number of ms ≥ 0 (got -1)"),
         (#"{"layout": {"viewport": -390}, "events": []}"#,
-         "scroll script: invalid layout: viewport must be a finite number > 0 (got -390.0)"),
+         "scroll script: invalid layout: viewport must be a number of points in 0.001...1000000000 (got -390.0)"),
         (#"{"layout": {"viewport": "wide"}, "events": []}"#,
          "scroll script: layout.viewport must be a number"),
     ])

@@ -5,7 +5,7 @@ import Synchronization
 /// (RxTest's `TestableObserver`).
 public final class EventRecorder<Value: Sendable>: Sendable {
     private let scheduler: VirtualTimeScheduler
-    private let recorded = Mutex<[Recorded<Value>]>([])
+    private let recorded = StateLock<[Recorded<Value>]>([])
     private let subscription = SerialDisposable()
 
     /// A recorder stamping events with `scheduler.now`.

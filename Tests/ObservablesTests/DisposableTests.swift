@@ -5,7 +5,7 @@ import Testing
 @Suite struct DisposableTests {
     /// Counts how many times each disposable was disposed.
     final class Tally: Sendable {
-        private let counts = Mutex<[String: Int]>([:])
+        private let counts = StateLock<[String: Int]>([:])
 
         func disposable(_ name: String) -> any Disposable {
             Disposables.create { [self] in counts.withLock { $0[name, default: 0] += 1 } }

@@ -1,8 +1,9 @@
+import Observables
 import Synchronization
 
 /// A thread-safe list to collect what observers and actions saw.
 final class Log<Entry: Sendable>: Sendable {
-    private let storage = Mutex<[Entry]>([])
+    private let storage = StateLock<[Entry]>([])
 
     func append(_ entry: Entry) {
         storage.withLock { $0.append(entry) }

@@ -26,8 +26,11 @@ import Testing
     @Test func aCancelledActionNeverRuns() async throws {
         let scheduler = RealTimeScheduler(label: "RealTimeSchedulerTests.cancel")
         let ran = Log<String>()
-        let cancelled = scheduler.schedule(after: 10) { ran.append("cancelled") }
-        _ = scheduler.schedule(after: 30) { ran.append("kept") }
+        // Due 100 ms apart, and long after the dispose: a loaded machine (or a
+        // ThreadSanitizer build) can take more than 10 ms to get from the
+        // schedule to the dispose, and the action would run first.
+        let cancelled = scheduler.schedule(after: 100) { ran.append("cancelled") }
+        _ = scheduler.schedule(after: 200) { ran.append("kept") }
         cancelled.dispose()
         for _ in 0..<1_000 where ran.entries.isEmpty {
             try await Task.sleep(for: .milliseconds(10))

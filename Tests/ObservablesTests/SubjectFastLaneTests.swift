@@ -125,7 +125,7 @@ import TestSupport
     @Test func theLoneSubscriberDisposingItselfMidDeliveryGetsNothingMoreAndIsReleased() {
         let subject = PublishSubject<Int>()
         let seen = Log<Int>()
-        let own = Mutex<(any Disposable)?>(nil)
+        let own = StateLock<(any Disposable)?>(nil)
         weak var watched: Canary?
         do {
             let canary = Canary()
@@ -195,8 +195,8 @@ import TestSupport
         let sources = senders + churners  // a churner sends its markers as source `senders + churner`
         let stride = 1 << 32  // value = source * stride + index
         let detector = OverlapDetector()
-        let permanent = Mutex<[[Int]]>(Array(repeating: [], count: sources))
-        let sentCounts = Mutex<[Int]>(Array(repeating: rounds, count: sources))
+        let permanent = StateLock<[[Int]]>(Array(repeating: [], count: sources))
+        let sentCounts = StateLock<[Int]>(Array(repeating: rounds, count: sources))
         let transientRuns = Log<(churner: Int, round: Int, seen: [[Int]])>()
         let churnersDone = Atomic(0)
         let stayLengths: [[Int]] = (0..<churners).map { churner in
@@ -232,7 +232,7 @@ import TestSupport
             Thread.detachNewThread {
                 let source = senders + churner
                 for (round, stay) in stayLengths[churner].enumerated() {
-                    let seen = Mutex<[[Int]]>(Array(repeating: [], count: sources))
+                    let seen = StateLock<[[Int]]>(Array(repeating: [], count: sources))
                     let transient = subject.asObservable().subscribe(onNext: { value in
                         detector.enter()
                         seen.withLock { $0[value / stride].append(value % stride) }

@@ -86,7 +86,7 @@ import Testing
         let subject = PublishSubject<Int>()
         let delivering = Atomic(false)
         let overlaps = Atomic(0)
-        let received = Mutex<[[Int]]>(Array(repeating: [], count: senders))
+        let received = StateLock<[[Int]]>(Array(repeating: [], count: senders))
         let subscription = subject.asObservable().subscribe(onNext: { value in
             // Serialized delivery: nobody else may be inside this observer.
             if delivering.exchange(true, ordering: .acquiring) {

@@ -126,7 +126,7 @@ private enum MapDocument {
 }
 
 /// One element of `events`: `{"at": T, <one action key>: …}`.
-private enum EventDocument {
+enum EventDocument {
     static let actions = ["drag", "offset", "scrollTo", "tapMarker", "end"]
 
     /// Decodes the event at `position`, turning any problem into a

@@ -5,7 +5,13 @@ import Synchronization
 
 extension ScrollSimulation {
     /// One play of a script: the scroller, the view model and the scheduler
-    /// wired together, and the timeline they write.
+    /// wired together, and the timeline they write, handed to a consumer entry
+    /// by entry as it is produced (nothing of it is kept here).
+    ///
+    /// Script events are fed one at a time, each when the clock reaches it, and
+    /// a drag schedules its next step only when the previous one runs: memory
+    /// stays flat whatever the script's length or a drag's duration. Every
+    /// frame, motion and event is checked against the ``SimulationLimits``.
     ///
     /// Everything runs on the thread that plays the scheduler; the locks make
     /// the scheduled closures `Sendable` and are never contended. No lock is
@@ -16,25 +22,29 @@ extension ScrollSimulation {
         private let layout: CarouselLayout
         private let stores: any StoreDirectory
         private let trace: Bool
+        private let limits: SimulationLimits
+        /// Takes each timeline entry as it is produced.
+        private let consume: @Sendable (TimelineEntry) throws -> Void
 
         /// The carousel side: the scroller and what is scheduled for it.
         private struct Carousel {
             var scroller: CarouselScroller
             /// The pending frame and its due time: at most one at a time.
             var frameTick: (time: Milliseconds, action: any Disposable)?
-            /// The steps left of the drag in progress.
-            var dragSteps: [any Disposable] = []
+            /// The next step of the drag in progress, if any.
+            var dragStep: (any Disposable)?
+            /// The frames drawn so far.
+            var frames = 0
             /// After `end` or a failure: nothing more happens.
             var isStopped = false
 
             mutating func cancelDragSteps() {
-                for step in dragSteps { step.dispose() }
-                dragSteps = []
+                dragStep?.dispose()
+                dragStep = nil
             }
         }
 
         private struct Log {
-            var timeline: [TimelineEntry] = []
             var failure: (any Error)?
         }
 
@@ -43,19 +53,25 @@ extension ScrollSimulation {
 
         init(
             layout: CarouselLayout, stores: any StoreDirectory, initialIndex: Int,
-            trace: Bool, debounceMs: Milliseconds, zoom: Double, framing: MapFraming? = nil
+            trace: Bool, debounceMs: Milliseconds, zoom: Double, framing: MapFraming? = nil, limits: SimulationLimits,
+            consume: @escaping @Sendable (TimelineEntry) throws -> Void
         ) throws(ScrollError) {
             self.layout = layout
             self.stores = stores
             self.trace = trace
+            self.limits = limits
+            self.consume = consume
             let scheduler = scheduler
             viewModel = framing.map { MapSyncViewModel(scheduler: scheduler, debounceMs: debounceMs, framing: $0) }
                 ?? MapSyncViewModel(scheduler: scheduler, debounceMs: debounceMs, zoom: zoom)
             carousel = Mutex(Carousel(scroller: try CarouselScroller(layout: layout, initialIndex: initialIndex)))
         }
 
-        /// Plays `script` until it ends (or until `time`) and returns the timeline.
-        func play(_ script: ScrollScript, until time: Milliseconds?) throws -> Outcome {
+        /// Plays `script` until it ends (or until `time`), handing each entry to
+        /// the consumer, and returns where the carousel stopped.
+        func play(
+            _ script: ScrollScript, events nextEvent: () throws -> ScrollScript.Event?, until time: Milliseconds?
+        ) throws -> Outcome {
             let subscriptions = CompositeDisposable(
                 viewModel.camera.subscribe(onNext: { [self] in record(.camera($0)) }, onError: { [self] in fail($0) }),
                 viewModel.marker.subscribe(onNext: { [self] in record(.marker($0)) }, onError: { [self] in fail($0) }),
@@ -63,26 +79,47 @@ extension ScrollSimulation {
                     perform { carousel in try scroll(&carousel, to: command.dataIndex, animated: command.animated) }
                 })
             )
-            // The closures above capture this run: break the cycle when done.
-            defer { subscriptions.dispose() }
+            // The closures above capture this run, and so do a pending drag step
+            // and frame (left queued by a run stopped at `time` or by a failure):
+            // break both cycles when done, or the run and its view model leak
+            // (LeakSanitizer found it under `focus --script --at`).
+            defer {
+                subscriptions.dispose()
+                stop()
+            }
 
             try viewModel.load(stores, layout: layout, focusedIndex: script.initialIndex)
-            for event in script.events {
-                _ = scheduler.schedule(at: event.at, lane: .input) { [self] in handle(event.action) }
+            // Each event when the clock reaches it, before anything else queued
+            // for that instant (as if all were scheduled up front, in list order).
+            var position = -1
+            while let event = try nextEvent() {
+                position += 1
+                if let time, event.at > time { break }
+                guard !hasFailed else { break }
+                guard event.at <= limits.maxVirtualMs else {
+                    fail(SimulationLimitError(.virtualTime, """
+                        event \(position + 1) is at \(Self.format(event.at)) ms, past the limit of \
+                        \(Self.format(limits.maxVirtualMs)) ms of virtual time
+                        """))
+                    break
+                }
+                scheduler.advance(toFirstAt: event.at)
+                handle(event.action)
             }
-            if let time {
-                scheduler.advance(to: time)
-            } else {
-                scheduler.run()
+            if !hasFailed {
+                if let time {
+                    scheduler.advance(to: time)
+                } else {
+                    scheduler.run()
+                }
             }
 
-            let (timeline, failure) = log.withLock { ($0.timeline, $0.failure) }
-            if let failure { throw failure }
+            if let failure = log.withLock({ $0.failure }) { throw failure }
             let endTime = time ?? scheduler.now
             // Where the carousel is at the end, a motion in flight carried to it.
             var scroller = carousel.withLock { $0.scroller }
             let offset = endTime >= scroller.time ? try scroller.frame(at: endTime).offset : scroller.offset
-            return Outcome(layout: layout, timeline: timeline, endTime: endTime, offset: offset)
+            return Outcome(layout: layout, endTime: endTime, offset: offset)
         }
 
         // MARK: Script events
@@ -92,8 +129,16 @@ extension ScrollSimulation {
             case let .drag(by, durationMs, velocity):
                 perform { carousel in
                     carousel.cancelDragSteps()
+                    let end = scheduler.now + durationMs
+                    guard end <= limits.maxVirtualMs else {
+                        throw SimulationLimitError(.virtualTime, """
+                            a drag from \(Self.format(scheduler.now)) ms over \(Self.format(durationMs)) ms ends past the \
+                            limit of \(Self.format(limits.maxVirtualMs)) ms of virtual time
+                            """)
+                    }
                     try carousel.scroller.beginDrag(at: scheduler.now)
-                    try scheduleDrag(&carousel, by: by, durationMs: durationMs, velocity: velocity ?? by / durationMs)
+                    let drag = DragPath(by: by, start: scheduler.now, durationMs: durationMs, velocity: velocity ?? by / durationMs)
+                    try scheduleDragStep(&carousel, drag, step: 1)
                 }
             case let .offset(offset):
                 perform { carousel in try carousel.scroller.setOffset(offset, at: scheduler.now) }
@@ -115,30 +160,40 @@ extension ScrollSimulation {
             }
         }
 
-        /// The finger's path: it moves `by` linearly over `durationMs`, one step
-        /// per frame interval (as touches arrive once per display refresh), and
-        /// lifts at the end with `velocity`.
-        private func scheduleDrag(_ carousel: inout Carousel, by: Double, durationMs: Milliseconds, velocity: Double) throws {
-            let start = scheduler.now, frameMs = layout.frameMs
-            var step = 1
-            while Double(step) * frameMs < durationMs {
-                let elapsed = Double(step) * frameMs
-                carousel.dragSteps.append(scheduler.schedule(at: start + elapsed, lane: .input) { [self] in
-                    perform { carousel in try carousel.scroller.drag(translation: by * elapsed / durationMs, at: scheduler.now) }
-                })
-                step += 1
+        /// A drag in progress: the finger moves `by` linearly over `durationMs`
+        /// from `start`, one step per frame interval (as touches arrive once per
+        /// display refresh), and lifts at the end with `velocity`.
+        private struct DragPath {
+            let by: Double
+            let start: Milliseconds
+            let durationMs: Milliseconds
+            let velocity: Double
+        }
+
+        /// Schedules step `step` of `drag` — or its lift once the steps reach
+        /// its duration. Each step schedules the next when it runs, so a long
+        /// drag holds one pending step, not millions.
+        private func scheduleDragStep(_ carousel: inout Carousel, _ drag: DragPath, step: Int) throws {
+            let elapsed = Double(step) * layout.frameMs
+            if elapsed < drag.durationMs {
+                carousel.dragStep = scheduler.schedule(at: drag.start + elapsed, lane: .input) { [self] in
+                    perform { carousel in
+                        try carousel.scroller.drag(translation: drag.by * elapsed / drag.durationMs, at: scheduler.now)
+                        try scheduleDragStep(&carousel, drag, step: step + 1)
+                    }
+                }
+            } else if drag.durationMs == 0 {
+                try lift(&carousel, by: drag.by, velocity: drag.velocity)
+            } else {
+                carousel.dragStep = scheduler.schedule(at: drag.start + drag.durationMs, lane: .input) { [self] in
+                    perform { carousel in try lift(&carousel, by: drag.by, velocity: drag.velocity) }
+                }
             }
-            if durationMs == 0 {
-                return try lift(&carousel, by: by, velocity: velocity)
-            }
-            carousel.dragSteps.append(scheduler.schedule(at: start + durationMs, lane: .input) { [self] in
-                perform { carousel in try lift(&carousel, by: by, velocity: velocity) }
-            })
         }
 
         /// The drag's last step: the finger reaches `by` and lifts with `velocity`.
         private func lift(_ carousel: inout Carousel, by: Double, velocity: Double) throws {
-            carousel.dragSteps = []
+            carousel.dragStep = nil
             try carousel.scroller.drag(translation: by, at: scheduler.now)
             let release = try carousel.scroller.release(velocity: velocity, at: scheduler.now)
             record(.release(release, velocity: velocity))
@@ -160,15 +215,25 @@ extension ScrollSimulation {
                 try carousel.withLock { carousel in
                     guard !carousel.isStopped else { return }
                     try command(&carousel)
-                    bookFrame(&carousel)
+                    try bookFrame(&carousel)
                 }
             } catch {
                 fail(error)
             }
+            // The consumer may have failed on an entry this command produced.
+            if hasFailed { stop() }
         }
 
         /// Keeps exactly one frame booked, at the scroller's `nextFrameTime`.
-        private func bookFrame(_ carousel: inout Carousel) {
+        /// A motion that would end past the virtual-time limit fails at once,
+        /// rather than after drawing every frame up to the limit.
+        private func bookFrame(_ carousel: inout Carousel) throws {
+            if let motion = carousel.scroller.motion, motion.endTime > limits.maxVirtualMs {
+                throw SimulationLimitError(.virtualTime, """
+                    a motion (\(motion.kind.rawValue)) from \(Self.format(motion.startTime)) ms ends at \
+                    \(Self.format(motion.endTime)) ms, past the limit of \(Self.format(limits.maxVirtualMs)) ms of virtual time
+                    """)
+            }
             let due = carousel.scroller.nextFrameTime
             if let booked = carousel.frameTick, booked.time == due { return }
             carousel.frameTick?.action.dispose()
@@ -184,8 +249,14 @@ extension ScrollSimulation {
                 frame = try carousel.withLock { carousel -> Frame? in
                     carousel.frameTick = nil
                     guard !carousel.isStopped else { return nil }
+                    guard carousel.frames < limits.maxFrames else {
+                        throw SimulationLimitError(.frames, """
+                            the carousel would draw more than \(limits.maxFrames) frames (at \(Self.format(scheduler.now)) ms)
+                            """)
+                    }
+                    carousel.frames += 1
                     let frame = try carousel.scroller.frame(at: scheduler.now)
-                    bookFrame(&carousel)
+                    try bookFrame(&carousel)
                     return frame
                 }
             } catch {
@@ -195,14 +266,31 @@ extension ScrollSimulation {
             if let jump = frame.jump { record(.jump(jump)) }
             record(.frame(frame))
             viewModel.frame(frame)
+            if hasFailed { stop() }
         }
 
         // MARK: Log
 
+        /// Hands an entry to the consumer. A consumer's error is kept as the
+        /// run's failure; the run stops at the next command or frame.
         private func record(_ kind: TimelineEntry.Kind) {
-            guard trace || !kind.isTrace else { return }
+            guard trace || !kind.isTrace, !hasFailed else { return }
             let entry = TimelineEntry(time: scheduler.now, kind)
-            log.withLock { $0.timeline.append(entry) }
+            do {
+                try consume(entry)
+            } catch {
+                log.withLock { log in
+                    if log.failure == nil { log.failure = error }
+                }
+            }
+        }
+
+        /// Whether the run has failed (a command, a lookup, a limit, the consumer).
+        private var hasFailed: Bool { log.withLock { $0.failure != nil } }
+
+        /// `1400`, `1400.5`, `1e+15`: a time for a message.
+        private static func format(_ value: Double) -> String {
+            ScrollScriptError.format(value)
         }
 
         /// Keeps the first failure and stops the carousel.
@@ -210,6 +298,11 @@ extension ScrollSimulation {
             log.withLock { log in
                 if log.failure == nil { log.failure = error }
             }
+            stop()
+        }
+
+        /// Stops the carousel: nothing more is scheduled for it.
+        private func stop() {
             carousel.withLock { carousel in
                 carousel.isStopped = true
                 carousel.cancelDragSteps()

@@ -1,5 +1,6 @@
 import CarouselEngine
 import Observables
+import Synchronization
 
 /// Replays a ``ScrollScript`` in virtual time: script events drive
 /// a `CarouselScroller`, its frames (every `frameMs`) feed a
@@ -17,6 +18,9 @@ public struct ScrollSimulation: Sendable {
     public let layout: CarouselLayout
     /// The stores the view model looks up.
     public let stores: any StoreDirectory
+    /// Where the events come from when they are read from a file as the
+    /// simulation goes; nil: `script.events`.
+    private let file: ScrollScriptFile?
 
     /// Checks `script` against `stores` (indices in range, a valid layout);
     /// nothing runs if it throws.
@@ -29,20 +33,66 @@ public struct ScrollSimulation: Sendable {
         }
         self.script = script
         self.stores = stores
+        file = nil
+    }
+
+    /// Checks the script `file` holds against `stores`; its events are read
+    /// from the file one at a time as the simulation runs, so memory does not
+    /// grow with their number.
+    public init(file: ScrollScriptFile, stores: some StoreDirectory) throws(ScrollScriptError) {
+        try file.validate(storeCount: stores.count)
+        let header = try ScrollSimulation(script: file.script, stores: stores)
+        script = header.script
+        layout = header.layout
+        self.stores = stores
+        self.file = file
     }
 
     /// Runs the script: until its `end` event or until nothing is pending,
-    /// or only up to `time` if given.
+    /// or only up to `time` if given, and collects the timeline.
     ///
-    /// - Parameters:
-    ///   - trace: also record frames, releases, loop jumps and commanded
-    ///     scrolls.
-    ///   - time: stop the run at this time instead of the script's end.
-    /// - Throws: a store lookup's error.
-    public func run(trace: Bool = false, until time: Milliseconds? = nil) throws -> Outcome {
+    /// - Parameter trace: also record frames, releases, loop jumps and
+    ///   commanded scrolls.
+    /// - Throws: a store lookup's error, or a ``SimulationLimitError``.
+    public func run(
+        trace: Bool = false, until time: Milliseconds? = nil, limits: SimulationLimits = .standard
+    ) throws -> Outcome {
+        let timeline = TimelineCollector()
+        let end = try run(trace: trace, until: time, limits: limits, onEntry: timeline.append)
+        return Outcome(layout: end.layout, timeline: timeline.entries, endTime: end.endTime, offset: end.offset)
+    }
+
+    /// Runs the script like ``run(trace:until:limits:)`` but hands each
+    /// timeline entry to `onEntry` as it is produced, keeping none: memory
+    /// stays flat however long the timeline. The returned simulation's
+    /// ``ScrollSimulation/Outcome/timeline`` is empty. An error `onEntry` throws stops the
+    /// run and is rethrown.
+    public func run(
+        trace: Bool = false, until time: Milliseconds? = nil, limits: SimulationLimits = .standard,
+        onEntry: @escaping @Sendable (TimelineEntry) throws -> Void
+    ) throws -> Outcome {
+        try limits.validate()
         let run = try Run(
             layout: layout, stores: stores, initialIndex: script.initialIndex, trace: trace,
-            debounceMs: script.resolvedDebounceMs, zoom: script.resolvedZoom, framing: script.map)
-        return try run.play(script, until: time)
+            debounceMs: script.resolvedDebounceMs, zoom: script.resolvedZoom, framing: script.map,
+            limits: limits, consume: onEntry)
+        if let file {
+            var events = try file.makeEvents()
+            return try run.play(script, events: { () throws(ScrollScriptError) in try events.next() }, until: time)
+        }
+        var events = script.events.makeIterator()
+        return try run.play(script, events: { events.next() }, until: time)
     }
+}
+
+/// The entries of a run that collects its timeline; the simulation runs on
+/// one thread, the lock only makes the closure `Sendable`.
+private final class TimelineCollector: Sendable {
+    private let storage = Mutex<[TimelineEntry]>([])
+
+    @Sendable func append(_ entry: TimelineEntry) {
+        storage.withLock { $0.append(entry) }
+    }
+
+    var entries: [TimelineEntry] { storage.withLock { $0 } }
 }

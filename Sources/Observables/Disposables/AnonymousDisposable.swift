@@ -6,11 +6,11 @@ import Synchronization
 /// (an operator's state, an upstream subscription) is freed even if the
 /// disposable itself is kept around.
 public final class AnonymousDisposable: Disposable {
-    private let action: Mutex<(@Sendable () -> Void)?>
+    private let action: StateLock<(@Sendable () -> Void)?>
 
     /// Creates a disposable that runs `action` on its first `dispose()`.
     public init(_ action: @escaping @Sendable () -> Void) {
-        self.action = Mutex(action)
+        self.action = StateLock(action)
     }
 
     /// Whether `dispose()` has been called.

@@ -16,7 +16,7 @@ public final class CompositeDisposable: Disposable {
         var nextKey: UInt64 = 0
     }
 
-    private let state = Mutex(State())
+    private let state = StateLock(State())
 
     /// Creates a bag holding `disposables`.
     public init(_ disposables: any Disposable...) {

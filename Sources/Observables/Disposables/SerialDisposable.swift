@@ -10,7 +10,7 @@ public final class SerialDisposable: Disposable {
         var isDisposed = false
     }
 
-    private let state = Mutex(State())
+    private let state = StateLock(State())
 
     /// Creates an empty serial disposable.
     public init() {}

@@ -67,7 +67,7 @@ final class DebounceSink<Element: Sendable, S: Scheduler>: Disposable {
     @usableFromInline let scheduler: S
     /// One lock for the whole state: values come from upstream, timers from
     /// the scheduler, which may be another thread (a real-time queue).
-    @usableFromInline let state = Mutex(State())
+    @usableFromInline let state = StateLock(State())
 
     @inlinable
     init(downstream: Observer<Element>, due: Milliseconds, scheduler: S) {

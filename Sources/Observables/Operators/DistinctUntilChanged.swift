@@ -55,7 +55,7 @@ final class DistinctUntilChangedSink<Element: Sendable, Key: Sendable>: Sendable
     @usableFromInline let isEquivalent: @Sendable (Key, Key) -> Bool
     /// Deliveries are serialized by the grammar, so this lock is never
     /// contended; it makes the sink `Sendable` without `@unchecked`.
-    @usableFromInline let lastEmittedKey = Mutex<Key?>(nil)
+    @usableFromInline let lastEmittedKey = StateLock<Key?>(nil)
 
     @inlinable
     init(

@@ -10,10 +10,10 @@ import Synchronization
 /// and as a class it sits in an `any Disposable` as one reference, with no
 /// box and no weak reference per action.
 final class PendingAction: Disposable {
-    private let action: Mutex<(@Sendable () -> Void)?>
+    private let action: StateLock<(@Sendable () -> Void)?>
 
     init(_ action: @escaping @Sendable () -> Void) {
-        self.action = Mutex(action)
+        self.action = StateLock(action)
     }
 
     /// Whether the action has neither run nor been cancelled.

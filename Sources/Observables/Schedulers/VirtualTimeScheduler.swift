@@ -37,7 +37,7 @@ public final class VirtualTimeScheduler: Scheduler {
         var nextSequence: UInt64 = 0
     }
 
-    private let state = Mutex(State())
+    private let state = StateLock(State())
     /// `now` as the bit pattern of its `Double`: read without a lock, because
     /// operators read the clock for every value on the hot path.
     @usableFromInline
@@ -124,6 +124,18 @@ public final class VirtualTimeScheduler: Scheduler {
         run(before: QueueEntry.Bound(beforeTimersAt: time), thenSetClockTo: time)
     }
 
+    /// Moves the clock to `time` for something the caller does first at that
+    /// instant: runs only the actions due before `time`, whatever their lane,
+    /// then sets `now` to `time`.
+    ///
+    /// What the caller does next is seen before every action already queued
+    /// for `time`, as if it had been scheduled before all of them. The
+    /// simulator feeds script events this way one at a time, instead of
+    /// queueing a million of them up front.
+    public func advance(toFirstAt time: Milliseconds) {
+        run(before: QueueEntry.Bound(beforeEverythingAt: time), thenSetClockTo: time)
+    }
+
     /// Runs actions until none is pending; the clock stops at the last one's
     /// due time. An action that always schedules another never returns.
     public func run() {
@@ -197,6 +209,12 @@ private struct QueueEntry: Comparable {
         init(afterEverythingAt time: Milliseconds) {
             self.time = time
             self.order = .max
+        }
+
+        /// Before every action due at `time`: `advance(toFirstAt:)`.
+        init(beforeEverythingAt time: Milliseconds) {
+            self.time = time
+            self.order = 0
         }
 
         /// After the input-lane actions due at `time`, before its timers:

@@ -117,7 +117,7 @@ final class SubjectCore<Element: Sendable>: Sendable {
         }
     }
 
-    @usableFromInline let state: Mutex<State>
+    @usableFromInline let state: StateLock<State>
     @usableFromInline let replaysCurrent: Bool
     @usableFromInline let fastLane = Atomic<FastLane>(.off)
     /// The lone subscriber, retained, while the lane is `armed` or
@@ -131,7 +131,7 @@ final class SubjectCore<Element: Sendable>: Sendable {
     /// (`BehaviorSubject`), or replays nothing (`PublishSubject`).
     @usableFromInline
     init(current: Element?) {
-        state = Mutex(State(current: current))
+        state = StateLock(State(current: current))
         replaysCurrent = current != nil
     }
 

@@ -37,30 +37,29 @@ package enum CatalogDatabase {
         return configuration
     }
 
-    /// Opens (creating if needed) the catalog at `path` in WAL mode and
-    /// migrates it.
+    /// How long an open or a write waits for another process's write
+    /// transaction before giving up: five minutes. A catalog is written by
+    /// one import at a time, and importing the 234,908 GeoNames places takes
+    /// well under a second on a quiet machine; a minutes-long wait covers an
+    /// import of millions of rows on a busy one, where SQLite's usual few
+    /// seconds made parallel imports fail with a bare "database is locked".
+    package static let busyTimeout: TimeInterval = 300
+
+    /// Opens (creating if needed) the catalog at `path`, puts it in WAL mode
+    /// and migrates it — after checking what it holds, so that a file we
+    /// refuse is left byte for byte as it was.
+    ///
+    /// What the file holds is checked and the migrations applied in one
+    /// immediate transaction: of several processes opening a new file at
+    /// once, one migrates and the others wait, then find it migrated.
     package static func open(path: String) throws -> DatabaseQueue {
         var configuration = configuration
-        // WAL: readers never block the writer, and a killed import leaves
-        // only an uncommitted WAL tail that the next open ignores. Set here
-        // rather than with GRDB's `journalMode = .wal`, which also makes sure
-        // a non-empty WAL file exists (for `DatabasePool` readers, which a
-        // catalog never opens) by creating and dropping a table: a write
-        // transaction, three `fdatasync`s and a checkpoint at close in every
-        // command, `focus` and `stores` included, since the last connection
-        // to close removes the WAL. WAL mode is stored in the file, so on an
-        // existing catalog this pragma writes nothing.
-        configuration.prepareDatabase { db in
-            guard try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL") == "wal" else {
-                throw DatabaseError(message: "could not switch \(path) to WAL mode")
-            }
-            // As GRDB's WAL setup did: no fsync per commit, only at
-            // checkpoints; a power loss may lose the last commits but never
-            // corrupts the file (SQLite's advice for WAL mode).
-            try db.execute(sql: "PRAGMA synchronous = NORMAL")
-        }
-        // Another process importing: wait for it rather than fail at once.
-        configuration.busyMode = .timeout(10)
+        // The journal mode stays untouched until the file is known to be a
+        // catalog: GRDB's `.wal` would switch it (and create and drop a table
+        // to leave a WAL file behind: a write, and fsyncs, in every command)
+        // before we could look. WAL is set below, after the check, without
+        // a write on a catalog already in WAL mode.
+        configuration.busyMode = .timeout(busyTimeout)
         configuration.prepareDatabase { db in
             // Read pages straight from the OS page cache instead of one
             // pread per page missing from SQLite's 2 MB cache: a random
@@ -74,7 +73,59 @@ package enum CatalogDatabase {
         } catch let error as DatabaseError {
             throw classify(error, path: path)
         }
-        try migrate(queue, path: path)
+        do {
+            try queue.writeWithoutTransaction { db in
+                // Look before touching anything: a file we refuse is only read.
+                let version = try Migrator.checkIdentity(db, path: path)
+                // WAL: readers never block the writer, and a killed import
+                // leaves only an uncommitted WAL tail that the next open
+                // ignores. A no-op once the file is in WAL mode; a new file
+                // is migrated in WAL mode already.
+                let mode = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
+                guard mode == "wal" else {
+                    throw CatalogError.database("cannot put \(path) in WAL mode (it stays in \(mode ?? "an unknown") mode)")
+                }
+                // As SQLite's documentation advises for WAL: durable at
+                // each checkpoint, consistent at every commit.
+                try db.execute(sql: "PRAGMA synchronous = NORMAL")
+                // Only a file behind the schema takes the write lock: an
+                // up-to-date catalog opens without waiting for an import in
+                // progress (reads never wait under WAL). The migration checks
+                // again inside its immediate transaction: another process may
+                // have migrated the file since we looked.
+                if version < Migration.latestVersion {
+                    try Migrator.migrate(db, path: path)
+                }
+            }
+        } catch let error as DatabaseError {
+            throw classify(error, path: path)
+        }
+        return queue
+    }
+
+    /// Opens the catalog at `path` read-only, for a reading command on a
+    /// file this process may not write (its permissions, a read-only
+    /// mount): nothing is migrated or switched, so the file must already be
+    /// a catalog at the latest schema.
+    package static func openReadOnly(path: String) throws -> DatabaseQueue {
+        var configuration = configuration
+        configuration.readonly = true
+        configuration.busyMode = .timeout(busyTimeout)
+        let queue: DatabaseQueue
+        do {
+            queue = try DatabaseQueue(path: path, configuration: configuration)
+            try queue.read { db in
+                let version = try Migrator.checkIdentity(db, path: path)
+                if version < Migration.latestVersion {
+                    throw CatalogError.database("""
+                        \(path) is read-only and at schema \(version), older than this carousel's \
+                        \(Migration.latestVersion): open it once with write access to upgrade it
+                        """)
+                }
+            }
+        } catch let error as DatabaseError {
+            throw classify(error, path: path)
+        }
         return queue
     }
 
@@ -93,14 +144,30 @@ package enum CatalogDatabase {
         }
     }
 
+    /// The one line for a catalog with damaged pages, whatever found them.
+    package static func damageMessage(path: String, detail: String) -> String {
+        "\(path) is damaged (\(detail)): restore it from a backup, or import the lists again into a new file"
+    }
+
     /// A corrupt or foreign file says so in terms of the file; anything else
     /// is a plain database error.
     package static func classify(_ error: DatabaseError, path: String) -> CatalogError {
         switch error.resultCode {
-        case .SQLITE_NOTADB, .SQLITE_CORRUPT:
+        case .SQLITE_NOTADB:
             .notACatalog(path: path, reason: error.message ?? "not a SQLite database")
+        case .SQLITE_CORRUPT:
+            .database(damageMessage(path: path, detail: error.message ?? "database disk image is malformed"))
         case .SQLITE_CANTOPEN:
             .cannotOpen(path: path, code: error.extendedResultCode.rawValue, message: error.message ?? "unable to open database file")
+        case .SQLITE_BUSY, .SQLITE_LOCKED:
+            .sqlite(code: error.extendedResultCode.rawValue, message: """
+                \(path) is busy: another process kept it locked for over \(Int(busyTimeout)) s \
+                (an import in progress?); try again when it has finished
+                """)
+        case .SQLITE_READONLY:
+            .sqlite(
+                code: error.extendedResultCode.rawValue,
+                message: "cannot write to \(path): the file or its folder is read-only (reading still works)")
         default:
             .sqlite(code: error.extendedResultCode.rawValue, message: error.message ?? "\(error)")
         }

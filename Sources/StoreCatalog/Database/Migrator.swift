@@ -1,15 +1,36 @@
 import GRDB
 
-/// Brings a database to the latest schema: each pending migration in its own
-/// transaction, recorded in `PRAGMA user_version` by the same transaction, so
-/// a crash leaves the database at a whole version.
+/// Brings a database to the latest schema: the pending migrations in one
+/// transaction with the check of what the file holds, each recorded in
+/// `PRAGMA user_version` by that transaction, so a crash leaves the database
+/// at a whole version.
 package enum Migrator {
     /// The carousel's `PRAGMA application_id`, 'CRSL' (set by 0001).
     package static let applicationID: Int32 = 0x4352_534C
 
     /// Migrates `db` forward; refuses a newer schema or another
     /// application's database. `path` is for messages.
+    ///
+    /// The check of what the file holds and every pending migration run in
+    /// ONE immediate transaction: a process that finds the file empty holds
+    /// the write lock until it is migrated, so another process opening the
+    /// same new file at once waits, then finds it migrated — instead of
+    /// racing to create the same tables. A refused file is only read.
     package static func migrate(_ db: Database, path: String, migrations: [Migration] = Migration.all) throws {
+        try db.inTransaction(.immediate) {
+            let version = try checkIdentity(db, path: path, migrations: migrations)
+            for migration in migrations where migration.version > version {
+                try db.execute(sql: migration.sql)
+                try db.execute(sql: "PRAGMA user_version = \(migration.version)")
+            }
+            return .commit
+        }
+    }
+
+    /// The schema version of `db`, after checking that it is a carousel
+    /// catalog this binary can read (or an empty file to become one).
+    /// Only reads.
+    package static func checkIdentity(_ db: Database, path: String, migrations: [Migration] = Migration.all) throws -> Int {
         let version = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
         let known = migrations.last?.version ?? 0
         if version > known {
@@ -26,12 +47,6 @@ package enum Migrator {
                 throw CatalogError.notACatalog(path: path, reason: "its application id is \(application)")
             }
         }
-        for migration in migrations where migration.version > version {
-            try db.inTransaction(.immediate) {
-                try db.execute(sql: migration.sql)
-                try db.execute(sql: "PRAGMA user_version = \(migration.version)")
-                return .commit
-            }
-        }
+        return version
     }
 }

@@ -1,8 +1,10 @@
 /// Splits delimited text into records, RFC 4180 style, byte by byte.
 ///
 /// Quoted fields may hold the delimiter, doubled quotes (`""` → `"`) and line
-/// breaks; records end at LF or CRLF; a record that spans lines is numbered
-/// by the line where it starts; empty lines are skipped. Spaces before an
+/// breaks; records end at LF, CRLF or a lone CR (classic Mac OS line
+/// endings: a file written that way would otherwise be one long header line
+/// whose fields repeat); a record that spans lines is numbered by the line
+/// where it starts; empty lines are skipped. Spaces before an
 /// opening quote or after a closing one are ignored, since values are
 /// trimmed anyway. The same rules serve TSV, as spreadsheets quote TSV the
 /// same way.
@@ -82,14 +84,11 @@ package struct CSVRowParser {
             return .recordEnd
         }
         if byte == Self.carriageReturn {
+            // CRLF, or a lone CR: either ends the line.
             reader.advance()
-            if try reader.consume(Self.newline) {
-                line += 1
-                return .recordEnd
-            }
-            if try reader.peek() == nil { return .recordEnd }
-            // A lone CR inside a line is data; put it back in the field.
-            return .none
+            _ = try reader.consume(Self.newline)
+            line += 1
+            return .recordEnd
         }
         return .none
     }
@@ -101,11 +100,10 @@ package struct CSVRowParser {
                 reader.advance()
                 line += 1
             } else if byte == Self.carriageReturn {
+                // CRLF or a lone CR: an empty line either way.
                 reader.advance()
-                if try reader.consume(Self.newline) { line += 1 } else if try reader.peek() != nil {
-                    // Not an empty line after all: a record starting with a lone CR.
-                    return true
-                }
+                _ = try reader.consume(Self.newline)
+                line += 1
             } else {
                 return true
             }
@@ -121,24 +119,13 @@ package struct CSVRowParser {
         }
     }
 
-    /// Reads an unquoted field up to the delimiter or the line's end, left
-    /// unconsumed; a lone CR inside stays data.
+    /// Reads an unquoted field up to the delimiter or the line's end (LF or
+    /// CR), left unconsumed.
     @inline(__always)
     private mutating func readUnquoted(into fields: inout RawFields) throws(ImportFileError) {
         let delimiter = delimiter
-        while true {
-            try fields.withBytes { (bytes) throws(ImportFileError) in
-                try reader.copy(into: &bytes) { $0 == delimiter || $0 == Self.newline || $0 == Self.carriageReturn }
-            }
-            guard try reader.peek() == Self.carriageReturn else { return }
-            reader.advance()
-            let next = try reader.peek()
-            if next == nil || next == Self.newline {
-                // CRLF or a final CR: the record's end. Let `fieldEnding` see
-                // the LF (a final CR ends the file anyway).
-                return
-            }
-            fields.append(Self.carriageReturn)
+        try fields.withBytes { (bytes) throws(ImportFileError) in
+            try reader.copy(into: &bytes) { $0 == delimiter || $0 == Self.newline || $0 == Self.carriageReturn }
         }
     }
 
@@ -147,12 +134,17 @@ package struct CSVRowParser {
     private mutating func readQuoted(into fields: inout RawFields) throws(ImportFileError) -> Bool {
         while true {
             try fields.withBytes { (bytes) throws(ImportFileError) in
-                try reader.copy(into: &bytes) { $0 == Self.quote || $0 == Self.newline }
+                try reader.copy(into: &bytes) { $0 == Self.quote || $0 == Self.newline || $0 == Self.carriageReturn }
             }
             guard let byte = try reader.next() else { return false }
             if byte == Self.newline {
                 line += 1
                 fields.append(byte)
+            } else if byte == Self.carriageReturn {
+                // Data inside quotes; CRLF or a lone CR counts one line.
+                fields.append(byte)
+                if try reader.consume(Self.newline) { fields.append(Self.newline) }
+                line += 1
             } else if try reader.consume(Self.quote) {
                 fields.append(Self.quote) // "" is one quote (RFC 4180 §2.7)
             } else {

@@ -15,6 +15,12 @@ package struct GeoJSONStoreRowReader: StoreRowReader {
     private var isFirstMember = true
     private var isFirstFeature = true
     private var finished = false
+    /// The names of the collection's members so far, and of the object
+    /// being read, to refuse a name given twice.
+    private var collectionKeys = RawFields()
+    private var objectKeys = RawFields()
+    /// Whether the collection has its `type` member (RFC 7946 §3: required).
+    private var hasCollectionType = false
 
     /// Opens `path` and steps into its `features` array; a file that is not
     /// a FeatureCollection fails here, and any syntax error fails the import
@@ -50,6 +56,10 @@ package struct GeoJSONStoreRowReader: StoreRowReader {
             }
             let after = try tokenizer.skipWhitespace()
             guard after == nil else { throw tokenizer.unexpected(after, expected: "nothing after the FeatureCollection") }
+            guard hasCollectionType else {
+                throw JSONTokenizer.Failure.file(ImportFileError(
+                    path: path, reason: #"no "type" member: a GeoJSON FeatureCollection needs "type": "FeatureCollection""#))
+            }
             return nil
         } catch {
             throw error.fileError(path: path)
@@ -65,6 +75,11 @@ package struct GeoJSONStoreRowReader: StoreRowReader {
         while true {
             memberKey.removeAll()
             guard try tokenizer.nextMember(isFirst: &isFirstMember, keys: &memberKey) else { return false }
+            collectionKeys.append(contentsOf: memberKey.bytes)
+            collectionKeys.endField()
+            if let duplicate = collectionKeys.duplicateOfLastField() {
+                throw .syntax(line: tokenizer.line, reason: "duplicate member \(duplicate) in the FeatureCollection")
+            }
             switch memberKey.bytes {
             case Self.featuresKey:
                 try tokenizer.expect(UInt8(ascii: "["), "an array of features")
@@ -72,6 +87,7 @@ package struct GeoJSONStoreRowReader: StoreRowReader {
             case Self.typeKey:
                 let line = tokenizer.line
                 let type = try readText()
+                hasCollectionType = true
                 guard type == "FeatureCollection" else {
                     throw .file(ImportFileError(
                         path: path, line: line,
@@ -108,9 +124,19 @@ package struct GeoJSONStoreRowReader: StoreRowReader {
         var issues: [ImportIssue] = []
 
         var first = true
+        objectKeys.removeAll()
         while true {
             memberKey.removeAll()
             guard try tokenizer.nextMember(isFirst: &first, keys: &memberKey) else { break }
+            // A second `id` would be appended to the first ("a" + "b" →
+            // "ab"): refuse any name given twice, as the row's issue.
+            objectKeys.append(contentsOf: memberKey.bytes)
+            objectKeys.endField()
+            if let duplicate = objectKeys.duplicateOfLastField() {
+                issues.append(ImportIssue(line: line, column: nil, reason: "duplicate member \(duplicate) in the Feature: give each member once"))
+                try tokenizer.skipValue()
+                continue
+            }
             switch memberKey.bytes {
             case Self.typeKey:
                 type = try readText()
@@ -171,14 +197,22 @@ package struct GeoJSONStoreRowReader: StoreRowReader {
         var type: String?
         var problem: String?
         var first = true
+        var names = RawFields()
         while true {
             memberKey.removeAll()
             guard try tokenizer.nextMember(isFirst: &first, keys: &memberKey) else { break }
+            names.append(contentsOf: memberKey.bytes)
+            names.endField()
+            if let duplicate = names.duplicateOfLastField() {
+                problem = problem ?? "duplicate member \(duplicate) in the geometry: give each member once"
+                try tokenizer.skipValue()
+                continue
+            }
             switch memberKey.bytes {
             case Self.typeKey:
                 type = try readText()
             case Self.coordinatesKey:
-                problem = try readPosition()
+                if let found = try readPosition() { problem = problem ?? found }
             default:
                 try tokenizer.skipValue()
             }
@@ -191,8 +225,9 @@ package struct GeoJSONStoreRowReader: StoreRowReader {
         return .point
     }
 
-    /// Reads a position array into `coordinates`, one field per element (a
-    /// third, the altitude, is allowed and ignored); a problem, or nil.
+    /// Reads a position array into `coordinates`, one field per element: 2
+    /// or 3 numbers (RFC 7946 §3.1.1; the third, the altitude, is ignored);
+    /// a problem, or nil. A number written as a string is not a number.
     private mutating func readPosition() throws(JSONTokenizer.Failure) -> String? {
         coordinates.removeAll()
         guard try tokenizer.consume(UInt8(ascii: "[")) else {
@@ -200,10 +235,22 @@ package struct GeoJSONStoreRowReader: StoreRowReader {
             return "coordinates must be [longitude, latitude], found \(kind.article)"
         }
         var first = true
+        var problem: String?
         while try tokenizer.nextElement(isFirst: &first) {
-            try tokenizer.readValue(into: &coordinates)
+            // Past the third element only what the value is matters: a
+            // 100,000-number position is read, not kept.
+            guard coordinates.count < 3 else {
+                problem = "a position has 2 or 3 numbers [longitude, latitude, altitude], found more than 3"
+                try tokenizer.skipValue()
+                continue
+            }
+            let kind = try tokenizer.readValue(into: &coordinates)
             coordinates.endField()
+            if kind != .number, problem == nil {
+                problem = "coordinates[\(coordinates.count - 1)] must be a number, found \(kind.article)"
+            }
         }
+        if let problem { return problem }
         return coordinates.count >= 2 ? nil : "coordinates must be [longitude, latitude], found \(coordinates.count) element(s)"
     }
 

@@ -27,6 +27,10 @@ package struct JSONTokenizer {
     /// afresh.
     package var stopsAtLineBreaks = false
 
+    /// Inside `skipValue`: strings are checked for UTF-8 here, since what is
+    /// skipped never reaches the row validator.
+    private var isSkipping = false
+
     /// Nesting deeper than this is refused rather than risk the stack.
     private static let maximumDepth = 512
 
@@ -110,6 +114,7 @@ package struct JSONTokenizer {
 
     // MARK: Structure
 
+
     /// Steps to the next member of an object whose `{` is consumed: appends
     /// its key (unescaped) to `keys` as one field and consumes the `:`;
     /// false after the closing `}`. `isFirst` starts true for each object.
@@ -120,7 +125,7 @@ package struct JSONTokenizer {
         let found = try skipWhitespace()
         guard found == UInt8(ascii: "\"") else { throw unexpected(found, expected: "a member name in quotes") }
         advance()
-        try readStringContents(into: &keys)
+        try readStringContents(into: &keys, checkingUTF8: true)
         keys.endField()
         try expect(UInt8(ascii: ":"), "':' after a member name")
         return true
@@ -180,6 +185,8 @@ package struct JSONTokenizer {
             advance()
             fields.append(UInt8(ascii: "{"))
             var first = true
+            // RFC 8259 §4 leaves duplicate names' meaning open: refuse them.
+            var names = RawFields()
             while true {
                 if try consume(UInt8(ascii: "}")) { break }
                 if !first {
@@ -189,7 +196,13 @@ package struct JSONTokenizer {
                 first = false
                 let found = try skipWhitespace()
                 guard found == UInt8(ascii: "\"") else { throw unexpected(found, expected: "a member name in quotes") }
-                try captureString(into: &fields)
+                let nameColumn = column
+                let decoded = try captureString(into: &fields)
+                names.append(contentsOf: decoded.bytes)
+                names.endField()
+                if let duplicate = names.duplicateOfLastField() {
+                    throw .syntax(line: line, column: nameColumn, reason: "duplicate member \(duplicate) at column \(nameColumn): each name may appear once in an object")
+                }
                 try expect(UInt8(ascii: ":"), "':' after a member name")
                 fields.append(UInt8(ascii: ":"))
                 try capture(into: &fields, depth: depth + 1)
@@ -218,9 +231,12 @@ package struct JSONTokenizer {
         }
     }
 
-    /// Skips the next value, whatever it is.
+    /// Skips the next value, whatever it is — still refusing what is not
+    /// JSON, invalid UTF-8 included: no validator sees these bytes later.
     package mutating func skipValue() throws(Failure) {
         var scratch = RawFields()
+        isSkipping = true
+        defer { isSkipping = false }
         try capture(into: &scratch, depth: 0)
     }
 
@@ -228,7 +244,14 @@ package struct JSONTokenizer {
 
     /// Reads a string after its opening quote, through its closing quote,
     /// appending the unescaped bytes.
-    private mutating func readStringContents(into fields: inout RawFields) throws(Failure) {
+    ///
+    /// With `checkingUTF8` (member names, skipped values) the text must be
+    /// UTF-8 (RFC 8259 §8.1): a string that is not is refused with its line
+    /// and column, rather than turned into U+FFFD. Values that become fields
+    /// are checked by the row validator, which names their column.
+    private mutating func readStringContents(into fields: inout RawFields, checkingUTF8: Bool = false) throws(Failure) {
+        let start = fields.bytes.count
+        let startColumn = column - 1 // the opening quote's
         while true {
             try copyPlainStringBytes(into: &fields)
             guard let byte = try peek() else { throw unterminatedString() }
@@ -236,18 +259,26 @@ package struct JSONTokenizer {
             // after the line break it may be.
             guard byte >= 0x20 else { throw controlCharacter(byte) }
             advance()
-            if byte == UInt8(ascii: "\"") { return }
+            if byte == UInt8(ascii: "\"") { break }
             try readEscape(into: &fields)
+        }
+        guard checkingUTF8 else { return }
+        let isUTF8 = fields.bytes.withUnsafeBufferPointer { bytes in
+            UTF8Text.isWellFormed(UnsafeBufferPointer(rebasing: bytes[start...]))
+        }
+        guard isUTF8 else {
+            throw .syntax(line: line, column: startColumn, reason: "the string at column \(startColumn) is not valid UTF-8: save the file as UTF-8")
         }
     }
 
     /// Copies a string as JSON text: decoded (which checks it), then written
     /// back with only the escapes JSON requires, so `"\u0041"` and `"A"` are
     /// captured alike.
-    private mutating func captureString(into fields: inout RawFields) throws(Failure) {
+    @discardableResult
+    private mutating func captureString(into fields: inout RawFields) throws(Failure) -> RawFields {
         advance()
         var decoded = RawFields()
-        try readStringContents(into: &decoded)
+        try readStringContents(into: &decoded, checkingUTF8: isSkipping)
         fields.append(UInt8(ascii: "\""))
         for byte in decoded.bytes {
             switch byte {
@@ -262,6 +293,7 @@ package struct JSONTokenizer {
             }
         }
         fields.append(UInt8(ascii: "\""))
+        return decoded
     }
 
     /// Copies the run of bytes that need no attention: not a quote, not a

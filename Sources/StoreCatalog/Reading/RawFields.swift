@@ -49,6 +49,17 @@ package struct RawFields {
 
     /// Ends the field being built (possibly empty) and starts the next.
     @inline(__always)
+    /// The last field, quoted for a message, if an earlier field has the same
+    /// bytes; nil when it is new. O(fields): for an object's few names.
+    package func duplicateOfLastField() -> String? {
+        guard count > 1 else { return nil }
+        let last = field(count - 1)
+        for index in 0..<(count - 1) where field(index) == last {
+            return "'\(String(decoding: last, as: UTF8.self))'"
+        }
+        return nil
+    }
+
     package mutating func endField() {
         ends.append(bytes.count)
     }
