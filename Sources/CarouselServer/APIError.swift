@@ -54,7 +54,8 @@ public struct APIError: Error, Sendable, CustomStringConvertible {
                 "nothing imported into '\(report.list)': \(report.rejected) invalid row\(report.rejected == 1 ? "" : "s"); "
                     + "fix them or add skipInvalid=true")
             extra = [("report", CatalogJSON.importReport(report))]
-        case .newerSchema, .notACatalog, .database:
+        case .newerSchema, .notACatalog, .database, .cannotOpen, .sqlite:
+            // The server's own database, not the client's input: a 500.
             self.init(.internalServerError, "database", error.description)
         }
     }

@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import HummingbirdWebSocket
 import MapSync
+import MapSyncCatalog
 import NIOCore
 import StoreCatalog
 
@@ -29,9 +30,9 @@ struct SimulateRoute {
         let (list, script, trace) = try parse(Data(buffer: body))
         let catalog = catalog
         let timeline = try await Offload.run { () throws -> [String] in
-            let stores: ListStores
+            let stores: CatalogStoreDirectory
             do {
-                stores = try ListStores(catalog: catalog, list: list)
+                stores = try CatalogStoreDirectory(catalog: catalog, list: list)
             } catch let error as CatalogError {
                 throw APIError(error)
             }

@@ -1,3 +1,4 @@
+import CarouselJSON
 import Clustering
 import StoreCatalog
 

@@ -2,6 +2,7 @@ import CarouselEngine
 import CarouselJSON
 import Dispatch
 import MapSync
+import MapSyncCatalog
 import Observables
 import StoreCatalog
 import Synchronization
@@ -15,7 +16,7 @@ import Synchronization
 /// timer fires on too, so an input and a timer never interleave and the
 /// order of the lines is the order things happened.
 final class LiveSession: Sendable {
-    private let stores: ListStores
+    private let stores: CatalogStoreDirectory
     private let scheduler: RealTimeScheduler
     private let send: @Sendable (String) -> Void
     /// The subscriptions to the current view model's outputs.
@@ -29,7 +30,7 @@ final class LiveSession: Sendable {
     private let state = Mutex(State())
 
     /// A session on `list`; its lines go to `send`, in order.
-    init(stores: ListStores, label: String, send: @escaping @Sendable (String) -> Void) {
+    init(stores: CatalogStoreDirectory, label: String, send: @escaping @Sendable (String) -> Void) {
         self.stores = stores
         scheduler = RealTimeScheduler(label: label)
         self.send = send

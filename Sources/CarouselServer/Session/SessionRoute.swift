@@ -1,6 +1,7 @@
 import Hummingbird
 import HummingbirdWebSocket
 import Logging
+import MapSyncCatalog
 import StoreCatalog
 import Synchronization
 
@@ -23,7 +24,7 @@ struct SessionRoute {
             return .upgrade([:])
         } onUpgrade: { inbound, outbound, context in
             guard let name = context.requestContext.parameters.get("name")?.removingPercentEncoding else { return }
-            let stores = try await Offload.run { try ListStores(catalog: catalog, list: name) }
+            let stores = try await Offload.run { try CatalogStoreDirectory(catalog: catalog, list: name) }
             let (lines, continuation) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingNewest(1024))
             let number = sessions.open()
             let session = LiveSession(stores: stores, label: "carousel.session.\(number)") { continuation.yield($0) }

@@ -78,7 +78,7 @@ package struct GeoJSONStoreRowReader: StoreRowReader {
             collectionKeys.append(contentsOf: memberKey.bytes)
             collectionKeys.endField()
             if let duplicate = collectionKeys.duplicateOfLastField() {
-                throw .syntax(line: tokenizer.line, reason: "duplicate member \(duplicate) in the FeatureCollection")
+                throw .syntax(line: tokenizer.line, column: tokenizer.column, reason: "duplicate member \(duplicate) in the FeatureCollection")
             }
             switch memberKey.bytes {
             case Self.featuresKey:
