@@ -140,9 +140,10 @@ struct OpenSafetyTests {
     func busyIsExplained() {
         let error = CatalogDatabase.classify(DatabaseError(resultCode: .SQLITE_BUSY, message: "database is locked"), path: "c.sqlite")
         #expect(error.description == """
-            database error: c.sqlite is busy: another process kept it locked for over 300 s \
+            database error (SQLite error 5): c.sqlite is busy: another process kept it locked for over 300 s \
             (an import in progress?); try again when it has finished
             """)
+        #expect(error.sqliteResultCode == 5)
         #expect(CatalogDatabase.busyTimeout >= 60)
     }
 
