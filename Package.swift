@@ -68,7 +68,7 @@ let package = Package(
         .target(name: "MapSync", dependencies: ["CarouselEngine", "Observables", "MapCamera"]),
         // The JSON objects of the CLI's --json, shared with the server so
         // both print the same documents.
-        .target(name: "CarouselJSON", dependencies: ["StoreCatalog", "CarouselEngine", "MapSync"]),
+        .target(name: "CarouselJSON", dependencies: ["StoreCatalog", "CarouselEngine", "MapCamera", "MapSync"]),
         // The backend server: catalog and live map sync over HTTP and
         // WebSocket, and the page at `/` (its HTML, JS and CSS compiled in).
         .target(

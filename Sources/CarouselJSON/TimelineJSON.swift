@@ -16,11 +16,7 @@ package enum TimelineJSON {
         }
         switch entry.kind {
         case .camera(let camera):
-            field("index", String(camera.index))
-            quoted("storeId", camera.storeId)
-            field("latitude", JSONNumber.exact(camera.latitude))
-            field("longitude", JSONNumber.exact(camera.longitude))
-            field("zoom", JSONNumber.exact(camera.zoom))
+            CameraJSON.appendFields(of: camera, to: &text)
         case .marker(let marker):
             field("index", String(marker.index))
             quoted("storeId", marker.storeId)

@@ -1,9 +1,9 @@
-import CarouselJSON
 import MapCamera
 import MapSync
 import StoreCatalog
 
-/// A camera as the CLI prints it, in `simulate`, `demo` and `camera`.
+/// A camera as the CLI prints it (in `simulate`, `demo` and `camera`) and
+/// the server sends it (in `/simulate` and the live session).
 ///
 /// A framed camera (one with an animation) prints every key:
 /// `"index", "storeId", "latitude", "longitude", "zoom", "target":
@@ -11,10 +11,10 @@ import StoreCatalog
 /// "animation": {"kind", "durationMs"}` — `latitude`/`longitude` are the
 /// view's centre. Without a map framing only the first five, as before.
 /// Numbers are exact (``JSONNumber``); the table's words are rounded.
-enum CameraJSON {
+package enum CameraJSON {
     /// The camera's keys, appended after whatever `text` already holds
     /// (each with its leading comma).
-    static func appendFields(of camera: CameraPosition, to text: inout String) {
+    package static func appendFields(of camera: CameraPosition, to text: inout String) {
         func field(_ key: String, _ value: String) { text += #","\#(key)":\#(value)"# }
         field("index", String(camera.index))
         text += #","storeId":"#
@@ -30,14 +30,14 @@ enum CameraJSON {
     }
 
     /// One JSON object: `{"index", "storeId", …, "animation"}`.
-    static func object(_ camera: CameraPosition) -> String {
+    package static func object(_ camera: CameraPosition) -> String {
         var text = ""
         appendFields(of: camera, to: &text)
         return "{" + text.dropFirst() + "}"
     }
 
     /// The camera in words for a table: centre, zoom and animation.
-    static func words(_ camera: CameraPosition) -> String {
+    package static func words(_ camera: CameraPosition) -> String {
         let format = camera.animation == nil ? NumberFormatting.coordinate : NumberFormatting.computedCoordinate
         var words = "camera to \(format(camera.latitude)), \(format(camera.longitude)), zoom \(NumberFormatting.rounded(camera.zoom))"
         guard let animation = camera.animation else { return words }
