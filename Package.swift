@@ -74,7 +74,7 @@ let package = Package(
         .target(
             name: "CarouselServer",
             dependencies: [
-                "StoreCatalog", "CarouselEngine", "Observables", "MapSync", "MapSyncCatalog", "CarouselJSON",
+                "StoreCatalog", "CarouselEngine", "Observables", "MapCamera", "MapSync", "MapSyncCatalog", "CarouselJSON",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -92,6 +92,48 @@ final class Received: Sendable {
         }
     }
 
+    @Test func aMapMessageFramesEveryCameraForTheMapTheCardsCover() async throws {
+        let fixture = try ServerFixture()
+        try await fixture.application.test(.live) { client in
+            let port = try #require(client.port)
+            try await Self.session(port: port) { outbound, received in
+                try await outbound.write(.text(Self.layout))
+                try await received.wait(for: "marker")
+                // Before the map: the store's own coordinates, no framing keys.
+                #expect(received.of("camera").first?.line["animation"] == nil)
+
+                // The map alone keeps the layout; the view model frames the
+                // focused store anew, for a 390 × 844 view whose bottom 240 pt
+                // the cards cover (inset framing).
+                try await outbound.write(.text(
+                    #"{"map":{"mapWidth":390,"mapHeight":844,"insets":{"bottom":240},"framing":"inset"}}"#))
+                try await received.wait(for: "camera", count: 2)
+                let framed = try #require(received.of("camera").last?.line)
+                #expect(framed["index"] as? Int == 0)
+                let padding = try #require(framed["padding"] as? [String: Any])
+                #expect((padding["bottom"] as? NSNumber)?.doubleValue == 240)
+                let target = try #require(framed["target"] as? [String: Any])
+                #expect((target["latitude"] as? NSNumber)?.doubleValue == 37.4979)
+                // Inset framing moves the centre south of the store, so the
+                // store sits in the middle of the part of the map left visible.
+                #expect(try #require((framed["latitude"] as? NSNumber)?.doubleValue) < 37.4979)
+                #expect((framed["animation"] as? [String: Any])?["kind"] as? String == "none")
+
+                // A tap then flies (or jumps) the framed camera to store 5.
+                try await outbound.write(.text(#"{"tapMarker":5}"#))
+                try await received.wait(for: "camera", count: 3)
+                let tapped = try #require(received.of("camera").last?.line)
+                #expect(tapped["index"] as? Int == 5)
+                let kind = (tapped["animation"] as? [String: Any])?["kind"] as? String
+                #expect(kind == "fly" || kind == "jump")
+
+                try await outbound.write(.text(#"{"map":{"framing":"sideways"}}"#))
+                try await received.wait(for: "error")
+                #expect(received.of("error").count == 1)
+            }
+        }
+    }
+
     @Test func aMarkerTapGivesCameraMarkerAndScrollAtOnce() async throws {
         let fixture = try ServerFixture()
         try await fixture.application.test(.live) { client in

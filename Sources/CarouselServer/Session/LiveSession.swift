@@ -1,6 +1,7 @@
 import CarouselEngine
 import CarouselJSON
 import Dispatch
+import MapCamera
 import MapSync
 import MapSyncCatalog
 import Observables
@@ -25,6 +26,11 @@ final class LiveSession: Sendable {
     private struct State {
         var viewModel: MapSyncViewModel?
         var scroller: CarouselScroller?
+        /// The last layout message, and the map framing from any message:
+        /// a `{"map"}` message alone keeps the layout, a `{"layout"}`
+        /// message alone keeps the map.
+        var script: ScrollScript?
+        var framing: MapFraming?
         var closed = false
     }
     private let state = Mutex(State())
@@ -66,7 +72,16 @@ final class LiveSession: Sendable {
         guard !state.withLock({ $0.closed }) else { return }
         switch input {
         case .layout(let script):
+            if let map = script.map { state.withLock { $0.framing = map } }
             try load(script)
+        case .map(let framing):
+            // The layout stays (the default one if none came yet); the
+            // view model is made anew for the map and frames the focus.
+            let script = state.withLock { state in
+                state.framing = framing
+                return state.script
+            }
+            try load(script ?? ScrollScript(layout: LayoutSpec(), events: []))
         case .offset(let offset):
             if state.withLock({ $0.viewModel == nil }) { try load(ScrollScript(layout: LayoutSpec(), events: [])) }
             let (viewModel, frame) = try state.withLock { state throws -> (MapSyncViewModel?, Frame?) in
@@ -103,8 +118,15 @@ final class LiveSession: Sendable {
         guard script.resolvedDebounceMs.isFinite, script.resolvedDebounceMs >= 0, script.resolvedDebounceMs <= 60_000 else {
             throw SessionInputError("debounceMs must be in 0...60000")
         }
-        let viewModel = MapSyncViewModel(
-            scheduler: scheduler, debounceMs: script.resolvedDebounceMs, zoom: script.resolvedZoom)
+        let framing = state.withLock { state in
+            state.script = script
+            return state.framing
+        }
+        let viewModel = if let framing {
+            MapSyncViewModel(scheduler: self.scheduler, debounceMs: script.resolvedDebounceMs, framing: framing)
+        } else {
+            MapSyncViewModel(scheduler: self.scheduler, debounceMs: script.resolvedDebounceMs, zoom: script.resolvedZoom)
+        }
         let scroller = try CarouselScroller(layout: layout, initialIndex: script.initialIndex, at: scheduler.now)
         let scheduler = scheduler, send = send
         @Sendable func line(_ kind: TimelineEntry.Kind) { send(TimelineJSON.line(TimelineEntry(time: scheduler.now, kind))) }

@@ -1,5 +1,6 @@
 import CarouselEngine
 import Foundation
+import MapCamera
 import MapSync
 
 /// One message a session's client sends, parsed and checked.
@@ -7,11 +8,15 @@ import MapSync
 /// - `{"layout": {…}, "initialIndex": i}` — the carousel's layout (the
 ///   LAYOUT keys of a scroll script, `debounceMs` and `zoom` included);
 ///   first, or not at all (the default layout then).
+/// - `{"map": {…}}` — the map the carousel covers (a scroll script's `map`
+///   object: view size, insets, framing…), so the cameras come framed for
+///   it; with the layout in one message, or in a message of its own.
 /// - `{"offset": x}` — a frame: the carousel's offset now, as
 ///   `scrollViewDidScroll` reports it.
 /// - `{"tapMarker": i}` — the user tapped store `i`'s marker.
 enum SessionInput: Equatable {
     case layout(ScrollScript)
+    case map(MapFraming)
     case offset(Double)
     case tapMarker(Int)
 
@@ -31,21 +36,29 @@ enum SessionInput: Equatable {
                 throw SessionInputError("tapMarker must be a whole store index")
             }
             self = .tapMarker(index)
-        } else if keys.contains("layout"), keys.isSubset(of: ["layout", "initialIndex"]) {
-            // The scroll script's reader checks the layout: same keys, same messages.
+        } else if keys.contains("layout") && keys.isSubset(of: ["layout", "map", "initialIndex"]) || keys == ["map"] {
+            // The scroll script's reader checks the layout and the map: same
+            // keys, same messages.
             var script = object
             script["events"] = [Any]()
+            let parsed: ScrollScript
             do {
-                let json = try JSONSerialization.data(withJSONObject: script)
-                self = .layout(try ScrollScript(json: json))
+                parsed = try ScrollScript(json: try JSONSerialization.data(withJSONObject: script))
             } catch let error as ScrollScriptError {
                 throw SessionInputError(error.description)
             } catch {
-                throw SessionInputError("the layout is not valid JSON")
+                throw SessionInputError("the layout or map is not valid JSON")
+            }
+            if keys.contains("layout") {
+                self = .layout(parsed)
+            } else if let map = parsed.map {
+                self = .map(map)
+            } else {
+                throw SessionInputError("map must be an object of the scroll script's map keys")
             }
         } else {
             let names = keys.sorted().prefix(5).joined(separator: ", ")
-            throw SessionInputError("unknown message {\(names)}: send {\"offset\": x}, {\"tapMarker\": i} or {\"layout\": {…}}")
+            throw SessionInputError("unknown message {\(names)}: send {\"offset\": x}, {\"tapMarker\": i}, {\"layout\": {…}} or {\"map\": {…}}")
         }
     }
 
