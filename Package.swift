@@ -68,13 +68,13 @@ let package = Package(
         .target(name: "MapSync", dependencies: ["CarouselEngine", "Observables", "MapCamera"]),
         // The JSON objects of the CLI's --json, shared with the server so
         // both print the same documents.
-        .target(name: "CarouselJSON", dependencies: ["StoreCatalog", "CarouselEngine", "MapCamera", "MapSync"]),
+        .target(name: "CarouselJSON", dependencies: ["StoreCatalog", "Clustering", "CarouselEngine", "MapCamera", "MapSync"]),
         // The backend server: catalog and live map sync over HTTP and
         // WebSocket, and the page at `/` (its HTML, JS and CSS compiled in).
         .target(
             name: "CarouselServer",
             dependencies: [
-                "StoreCatalog", "CarouselEngine", "Observables", "MapCamera", "MapSync", "MapSyncCatalog", "CarouselJSON",
+                "StoreCatalog", "Clustering", "CarouselEngine", "Observables", "MapCamera", "MapSync", "MapSyncCatalog", "CarouselJSON",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

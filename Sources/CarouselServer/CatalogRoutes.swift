@@ -1,4 +1,5 @@
 import CarouselJSON
+import Clustering
 import Hummingbird
 import HummingbirdWebSocket
 import StoreCatalog
@@ -13,6 +14,7 @@ struct CatalogRoutes {
     func register(on router: Router<BasicWebSocketRequestContext>) {
         router.get("/lists") { _, _ in try await lists() }
         router.get("/lists/{name}/stores") { request, context in try await stores(request, context) }
+        router.get("/lists/{name}/clusters") { request, context in try await clusters(request, context) }
         router.get("/stores/near") { request, _ in try await near(request) }
         router.get("/stores/bbox") { request, _ in try await bbox(request) }
         router.get("/stores/{list}/{id}") { request, context in try await store(request, context) }
@@ -83,5 +85,35 @@ struct CatalogRoutes {
         let catalog = catalog
         let found = try await Offload.run { try catalog.stores(in: box, list: list, limit: limit) }
         return .json(StoreJSON.array(found.map { ($0, nil) }))
+    }
+
+    /// `GET /lists/{name}/clusters?zoom=&south=&west=&north=&east=&selected=`:
+    /// the list's map markers in the box at the zoom, clustered as
+    /// supercluster 8.0.1 clusters them; the `selected` store (a list
+    /// position) never hidden in a cluster. The first query of a list
+    /// builds its cluster index and keeps it in the catalog.
+    func clusters(_ request: Request, _ context: some RequestContext) async throws -> Response {
+        let list = try request.pathParameter("name", context: context)
+        let query = QueryParameters(request, limits: limits)
+        let zoom = try query.requiredNumber("zoom")
+        // MapLibre's zoom range; supercluster floors the zoom and clamps it.
+        guard (0.0...24.0).contains(zoom) else { throw APIError.badParameter("zoom must be in 0...24 (got \(zoom))") }
+        let box: BoundingBox
+        do {
+            box = try BoundingBox(
+                south: try query.requiredNumber("south"), west: try query.requiredNumber("west"),
+                north: try query.requiredNumber("north"), east: try query.requiredNumber("east"))
+        } catch let error as CatalogError {
+            throw APIError(error)
+        }
+        let selected = try query.integer("selected", in: 0...Int(Int32.max))
+        let catalog = catalog
+        let markers = try await Offload.run {
+            try catalog.clusters(
+                list: list, zoom: zoom,
+                box: ClusterBox(south: box.south, west: box.west, north: box.north, east: box.east),
+                selected: selected)
+        }
+        return .json(ClusterJSON.array(markers))
     }
 }

@@ -2,10 +2,8 @@ import CarouselJSON
 import Clustering
 import StoreCatalog
 
-/// Cluster markers as `carousel clusters` prints them: a JSON array of
-/// `{"type":"cluster","id","count","latitude","longitude","expansionZoom"}`
-/// and `{"type":"store","index","id","name","latitude","longitude"}`, or a
-/// table.
+/// Cluster markers as `carousel clusters` prints them: the JSON array the
+/// server answers too (``ClusterJSON``), or a table.
 struct ClusterOutput {
     var markers: [ListMarker]
 
@@ -18,24 +16,7 @@ struct ClusterOutput {
     }
 
     func json() -> String {
-        guard !markers.isEmpty else { return "[]" }
-        var text = "[\n"
-        for (i, marker) in markers.enumerated() {
-            switch marker {
-            case let .cluster(cluster):
-                text += "{\"type\":\"cluster\",\"id\":\(cluster.id),\"count\":\(cluster.count)"
-                text += ",\"latitude\":\(JSONNumber.exact(cluster.latitude))"
-                text += ",\"longitude\":\(JSONNumber.exact(cluster.longitude))"
-                text += ",\"expansionZoom\":\(JSONNumber.integer(cluster.expansionZoom))}"
-            case let .store(index, store):
-                text += "{\"type\":\"store\",\"index\":\(index),\"id\":\(StoreOutput.quoted(store.id))"
-                text += ",\"name\":\(StoreOutput.quoted(store.name))"
-                text += ",\"latitude\":\(JSONNumber.exact(store.latitude))"
-                text += ",\"longitude\":\(JSONNumber.exact(store.longitude))}"
-            }
-            text += i == markers.count - 1 ? "\n" : ",\n"
-        }
-        return text + "]"
+        ClusterJSON.array(markers)
     }
 
     /// One row per marker: a cluster's id, count and expansion zoom, or a

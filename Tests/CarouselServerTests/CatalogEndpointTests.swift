@@ -37,6 +37,42 @@ import TestSupport
         }
     }
 
+    @Test func clustersCountEveryStoreAndNeverHideTheSelectedOne() async throws {
+        let fixture = try ServerFixture()
+        let template = "/lists/{name}/clusters"
+        try await fixture.application.test(.router) { client in
+            // The whole world at zoom 0: the markers' counts add up to the list.
+            let world = try await client.checked(
+                .get, "/lists/seoul/clusters?zoom=0&south=-85&west=-180&north=85&east=180", template: template)
+            #expect(world.status == 200)
+            let markers = try #require(try JSONSerialization.jsonObject(with: world.body) as? [[String: Any]])
+            let total = markers.reduce(0) { $0 + (($1["type"] as? String) == "cluster" ? $1["count"] as? Int ?? 0 : 1) }
+            #expect(total == 44)
+            #expect(markers.contains { $0["type"] as? String == "cluster" })
+
+            // With store 3 selected it is a marker of its own, and the rest still add up.
+            let selected = try await client.checked(
+                .get, "/lists/seoul/clusters?zoom=0&south=-85&west=-180&north=85&east=180&selected=3", template: template)
+            let withSelection = try #require(try JSONSerialization.jsonObject(with: selected.body) as? [[String: Any]])
+            #expect(withSelection.contains { $0["type"] as? String == "store" && $0["index"] as? Int == 3 && $0["id"] as? String == "hc-004" })
+            let selectedTotal = withSelection.reduce(0) { $0 + (($1["type"] as? String) == "cluster" ? $1["count"] as? Int ?? 0 : 1) }
+            #expect(selectedTotal == 44)
+
+            for (query, status) in [
+                ("zoom=25&south=37&west=126&north=38&east=128", 400), ("zoom=nan&south=37&west=126&north=38&east=128", 400),
+                ("zoom=5&south=38&west=126&north=37&east=128", 400), ("zoom=5&south=37&west=126&north=38", 400),
+                ("zoom=5&south=37&west=126&north=38&east=128&selected=-1", 400),
+                ("zoom=5&south=37&west=126&north=38&east=128&selected=44", 404),
+            ] {
+                let response = try await client.checked(.get, "/lists/seoul/clusters?\(query)", template: template)
+                #expect(response.status == status, "\(query)")
+            }
+            let unknown = try await client.checked(
+                .get, "/lists/nowhere/clusters?zoom=5&south=37&west=126&north=38&east=128", template: template)
+            #expect(unknown.status == 404)
+        }
+    }
+
     @Test func aCursorStaysValidWhenAnotherListChanges() async throws {
         let fixture = try ServerFixture()
         try await fixture.application.test(.router) { client in
