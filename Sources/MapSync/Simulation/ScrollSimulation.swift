@@ -51,8 +51,11 @@ public struct ScrollSimulation: Sendable {
     /// Runs the script: until its `end` event or until nothing is pending,
     /// or only up to `time` if given, and collects the timeline.
     ///
-    /// - Parameter trace: also record frames, releases, loop jumps and
-    ///   commanded scrolls.
+    /// - Parameters:
+    ///   - trace: also record frames, releases, loop jumps and commanded
+    ///     scrolls.
+    ///   - time: stop the run at this time instead of the script's end.
+    ///   - limits: the most virtual time and frames the run may take.
     /// - Throws: a store lookup's error, or a ``SimulationLimitError``.
     public func run(
         trace: Bool = false, until time: Milliseconds? = nil, limits: SimulationLimits = .standard
@@ -67,6 +70,13 @@ public struct ScrollSimulation: Sendable {
     /// stays flat however long the timeline. The returned simulation's
     /// ``ScrollSimulation/Outcome/timeline`` is empty. An error `onEntry` throws stops the
     /// run and is rethrown.
+    ///
+    /// - Parameters:
+    ///   - trace: also record frames, releases, loop jumps and commanded
+    ///     scrolls.
+    ///   - time: stop the run at this time instead of the script's end.
+    ///   - limits: the most virtual time and frames the run may take.
+    ///   - onEntry: called with each timeline entry as it happens.
     public func run(
         trace: Bool = false, until time: Milliseconds? = nil, limits: SimulationLimits = .standard,
         onEntry: @escaping @Sendable (TimelineEntry) throws -> Void
