@@ -19,7 +19,7 @@ public func fuzzTestOneInput(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CI
     guard let start else { return 0 }
     let data = Data(bytes: start, count: count)
     guard let script = try? ScrollScript(json: data),
-          let simulator = try? ScrollSimulator(script: script, stores: stores)
+          let simulator = try? ScrollSimulation(script: script, stores: stores)
     else { return 0 }
     do {
         _ = try simulator.run(trace: true, limits: limits) { _ in }
