@@ -76,15 +76,21 @@ package enum CatalogDatabase {
         do {
             try queue.writeWithoutTransaction { db in
                 // Look before touching anything: a file we refuse is only read.
-                let version = try Migrator.checkIdentity(db, path: path)
+                // One read transaction, so that the version and the tables
+                // are seen in one state: read as two statements, a file
+                // another process migrated in between looked like version
+                // 0 with tables, "another application's" (1 in ~100 rounds
+                // of 8 parallel imports into a new file).
+                var version = 0
+                try db.inTransaction(.deferred) {
+                    version = try Migrator.checkIdentity(db, path: path)
+                    return .commit
+                }
                 // WAL: readers never block the writer, and a killed import
                 // leaves only an uncommitted WAL tail that the next open
                 // ignores. A no-op once the file is in WAL mode; a new file
                 // is migrated in WAL mode already.
-                let mode = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
-                guard mode == "wal" else {
-                    throw CatalogError.database("cannot put \(path) in WAL mode (it stays in \(mode ?? "an unknown") mode)")
-                }
+                try switchToWAL(db, path: path)
                 // As SQLite's documentation advises for WAL: durable at
                 // each checkpoint, consistent at every commit.
                 try db.execute(sql: "PRAGMA synchronous = NORMAL")
@@ -101,6 +107,34 @@ package enum CatalogDatabase {
             throw classify(error, path: path)
         }
         return queue
+    }
+
+    /// Puts the file in WAL mode, waiting out other processes doing the same.
+    ///
+    /// Switching a new file to WAL writes its header inside a transaction
+    /// that has already read it, and SQLite does not call the busy handler
+    /// for a reader that asks to write (it could deadlock): of several
+    /// processes opening one new file at once, all but the first got
+    /// SQLITE_BUSY at once, whatever the busy timeout. So the switch is
+    /// retried here, for as long as the timeout would have waited; once
+    /// another process has made the switch, the retry finds WAL mode and
+    /// writes nothing.
+    private static func switchToWAL(_ db: Database, path: String) throws {
+        let deadline = ContinuousClock.now + .seconds(busyTimeout)
+        var mode: String?
+        while true {
+            do {
+                mode = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
+                break
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY && ContinuousClock.now < deadline {
+                // A few milliseconds: the other process's switch and
+                // migration of a new file take about that long.
+                Thread.sleep(forTimeInterval: .random(in: 0.001...0.005))
+            }
+        }
+        guard mode == "wal" else {
+            throw CatalogError.database("cannot put \(path) in WAL mode (it stays in \(mode ?? "an unknown") mode)")
+        }
     }
 
     /// Opens the catalog at `path` read-only, for a reading command on a
@@ -159,6 +193,12 @@ package enum CatalogDatabase {
             .database(damageMessage(path: path, detail: error.message ?? "database disk image is malformed"))
         case .SQLITE_CANTOPEN:
             .cannotOpen(path: path, code: error.extendedResultCode.rawValue, message: error.message ?? "unable to open database file")
+        case .SQLITE_BUSY where error.extendedResultCode == .SQLITE_BUSY_SNAPSHOT:
+            // A read that turned into a write after another process wrote:
+            // no wait can help, the command must start again.
+            .sqlite(code: error.extendedResultCode.rawValue, message: """
+                \(path) was changed by another process during this command; run it again
+                """)
         case .SQLITE_BUSY, .SQLITE_LOCKED:
             .sqlite(code: error.extendedResultCode.rawValue, message: """
                 \(path) is busy: another process kept it locked for over \(Int(busyTimeout)) s \
