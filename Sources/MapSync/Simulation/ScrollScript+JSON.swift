@@ -9,6 +9,9 @@ extension ScrollScript {
     /// silently do nothing — and every problem inside `events` names the
     /// event's position (from 1) and time.
     public init(json: Data) throws(ScrollScriptError) {
+        if let name = DuplicateMembers.first(in: json) {
+            throw ScrollScriptError(DuplicateMembers.message(name))
+        }
         do {
             self = try JSONDecoder().decode(ScriptDocument.self, from: json).script
         } catch let error as ScrollScriptError {

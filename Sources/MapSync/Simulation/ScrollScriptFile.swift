@@ -120,6 +120,9 @@ public struct ScrollScriptFile: Sendable {
 
     /// One element of `events`, decoded by the code `init(json:)` uses.
     fileprivate static func decode(_ bytes: [UInt8], position: Int) throws(ScrollScriptError) -> ScrollScript.Event {
+        if let name = DuplicateMembers.first(in: bytes) {
+            throw ScrollScriptError(DuplicateMembers.message(name), event: position)
+        }
         let decoder = JSONDecoder()
         decoder.userInfo[OneEvent.position] = position
         do {
