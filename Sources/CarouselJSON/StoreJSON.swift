@@ -17,6 +17,8 @@ package enum StoreJSON {
     package static func array(_ rows: [(store: Store, distanceMeters: Double?)]) -> String {
         guard !rows.isEmpty else { return "[]" }
         var text = "[\n"
+        // About 170 bytes a store with a few attributes: grown once or twice, not per store.
+        text.reserveCapacity(rows.count * 192)
         for (index, row) in rows.enumerated() {
             append(row.store, distanceMeters: row.distanceMeters, to: &text)
             text += index == rows.count - 1 ? "\n" : ",\n"
@@ -32,11 +34,15 @@ package enum StoreJSON {
         text += ",\"name\":"
         AttributesJSON.appendQuoted(store.name, to: &text)
         text += ",\"latitude\":\(JSONNumber.exact(store.latitude)),\"longitude\":\(JSONNumber.exact(store.longitude))"
-        for (key, value) in [("address", store.address), ("category", store.category), ("phone", store.phone)] {
-            guard let value else { continue }
-            text += ",\"\(key)\":"
+        // Three optional members, without an array of them to allocate per store.
+        func appendOptional(_ key: String, _ value: String?) {
+            guard let value else { return }
+            text += key
             AttributesJSON.appendQuoted(value, to: &text)
         }
+        appendOptional(",\"address\":", store.address)
+        appendOptional(",\"category\":", store.category)
+        appendOptional(",\"phone\":", store.phone)
         if !store.attributes.isEmpty {
             text += ",\"attributes\":"
             appendAttributes(store.attributes, to: &text)
@@ -51,9 +57,9 @@ package enum StoreJSON {
     /// (`1250`, `-3.5`) as a number, any other as a string.
     package static func appendAttributes(_ attributes: [String: String], to text: inout String, first: Bool = true) {
         text += "{"
-        for (index, key) in attributes.keys.sorted().enumerated() {
+        for (index, member) in attributes.sorted(by: { $0.key < $1.key }).enumerated() {
             if index > 0 { text += "," }
-            appendMember(key, attributes[key]!, to: &text)
+            appendMember(member.key, member.value, to: &text)
         }
         text += "}"
     }

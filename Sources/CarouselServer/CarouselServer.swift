@@ -18,9 +18,12 @@ public struct CarouselServer: Sendable {
     public var constantRouteBytes: Int?
     /// The live sessions, counted.
     public let sessions = SessionCounter()
+    /// The read endpoints' connections.
+    let readers: CatalogReaders
 
     public init(catalog: Catalog, limits: ServerLimits = ServerLimits(), constantRouteBytes: Int? = nil) {
         self.catalog = catalog
+        readers = CatalogReaders(catalog: catalog)
         self.limits = limits
         self.constantRouteBytes = constantRouteBytes
     }
@@ -31,7 +34,7 @@ public struct CarouselServer: Sendable {
         let router = Router(context: BasicWebSocketRequestContext.self)
         router.middlewares.add(APIMiddleware(limits: limits))
         PageRoutes().register(on: router)
-        CatalogRoutes(catalog: catalog, limits: limits).register(on: router)
+        CatalogRoutes(readers: readers, limits: limits).register(on: router)
         ImportRoute(catalog: catalog, limits: limits).register(on: router)
         SimulateRoute(catalog: catalog, limits: limits).register(on: router)
         SessionRoute(catalog: catalog, limits: limits, sessions: sessions).registerFallback(on: router)

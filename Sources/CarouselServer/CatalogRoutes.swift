@@ -8,7 +8,8 @@ import StoreCatalog
 /// store, nearest stores and stores in a box — the documents of the CLI's
 /// `lists`, `stores`, `near` and `bbox --json`.
 struct CatalogRoutes {
-    let catalog: Catalog
+    let readers: CatalogReaders
+    var catalog: Catalog { readers.catalog }
     let limits: ServerLimits
 
     func register(on router: Router<BasicWebSocketRequestContext>) {
@@ -22,8 +23,7 @@ struct CatalogRoutes {
 
     /// `[{"name","count"}]`.
     func lists() async throws -> Response {
-        let catalog = catalog
-        return .json(CatalogJSON.lists(try await Offload.run { try catalog.lists() }))
+        .json(CatalogJSON.lists(try await readers.read { try $0.lists() }))
     }
 
     /// `{"stores": [...], "next": CURSOR-or-null}` in carousel order.
@@ -32,9 +32,8 @@ struct CatalogRoutes {
         let query = QueryParameters(request, limits: limits)
         let limit = try query.limit(default: 100)
         let start = try query.text("cursor").map { text throws(APIError) in try StoreCursor(token: text) }?.position ?? 0
-        let catalog = catalog
         // One more than asked tells whether a next page exists without a count.
-        let found = try await Offload.run { try catalog.stores(list: list, from: start, limit: limit + 1) }
+        let found = try await readers.read { try $0.stores(list: list, from: start, limit: limit + 1) }
         let page = found.prefix(limit)
         let next = found.count > limit ? StoreJSON.quoted(StoreCursor(position: start + limit).token) : "null"
         return .json("{\"stores\":\(StoreJSON.array(page.map { ($0, nil) })),\"next\":\(next)}")
@@ -44,8 +43,7 @@ struct CatalogRoutes {
     func store(_ request: Request, _ context: some RequestContext) async throws -> Response {
         let list = try request.pathParameter("list", context: context)
         let id = try request.pathParameter("id", context: context)
-        let catalog = catalog
-        guard let store = try await Offload.run({ try catalog.store(list: list, id: id) }) else {
+        guard let store = try await readers.read({ try $0.store(list: list, id: id) }) else {
             throw APIError(.notFound, "store_not_found", "list '\(list)' holds no store with id '\(id)'")
         }
         return .json(StoreJSON.object(store))
@@ -62,9 +60,8 @@ struct CatalogRoutes {
         let withinKm = try query.number("withinKm")
         if let withinKm, withinKm < 0 { throw APIError.badParameter("withinKm must be 0 or more (got \(withinKm))") }
         let list = try query.name("list")
-        let catalog = catalog
-        let found = try await Offload.run {
-            try catalog.nearest(to: origin, limit: limit, withinMeters: withinKm.map { $0 * 1000 }, list: list)
+        let found = try await readers.read {
+            try $0.nearest(to: origin, limit: limit, withinMeters: withinKm.map { $0 * 1000 }, list: list)
         }
         return .json(StoreJSON.array(found.map { ($0.store, $0.distanceMeters) }))
     }
@@ -82,8 +79,7 @@ struct CatalogRoutes {
         }
         let limit = try query.limit(default: limits.maxLimit)
         let list = try query.name("list")
-        let catalog = catalog
-        let found = try await Offload.run { try catalog.stores(in: box, list: list, limit: limit) }
+        let found = try await readers.read { try $0.stores(in: box, list: list, limit: limit) }
         return .json(StoreJSON.array(found.map { ($0, nil) }))
     }
 

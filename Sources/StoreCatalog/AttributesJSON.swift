@@ -56,6 +56,14 @@ package enum AttributesJSON {
     /// Appends `string` as a JSON string literal (RFC 8259 §7): quotes,
     /// backslashes and control characters escaped, the rest as is.
     package static func appendQuoted(_ string: String, to text: inout String) {
+        // Most values need no escape: appended as they are, with no buffer
+        // to allocate (a JSON answer quotes several strings per store).
+        if !string.utf8.contains(where: { $0 == 0x22 || $0 == 0x5C || $0 < 0x20 }) {
+            text += "\""
+            text += string
+            text += "\""
+            return
+        }
         var bytes: [UInt8] = []
         appendQuoted(string, to: &bytes)
         text += String(decoding: bytes, as: UTF8.self)

@@ -23,6 +23,10 @@ public final class Catalog: Sendable {
     /// The database file, or `:memory:`.
     public let path: String
 
+    /// Whether the catalog lives in this process's memory (``inMemory()``):
+    /// no other connection can open it.
+    public var isInMemory: Bool { path == CatalogDatabase.inMemoryName }
+
     /// Opens the catalog at `path`, creating and migrating it as needed.
     ///
     /// Throws ``CatalogError/newerSchema(path:found:known:)`` for a database

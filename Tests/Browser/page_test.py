@@ -34,6 +34,33 @@ def pixel(driver, x, y):
         "return Array.from(c.getImageData(arguments[0], arguments[1], 1, 1).data).slice(0, 3);", x, y))
 
 
+CLUSTER_BLUE = (69, 123, 157)
+
+
+def check_markers(driver, selected):
+    """The server's clusters as drawn: every store counted once, the
+    selected one on its own, and at least one cluster circle, filled where
+    its centre is (its count's white digits aside, so a pixel just below)."""
+    wait(driver, "carouselPage.state.markers && carouselPage.state.markers.some("
+                 f"m => m.type === 'store' && m.index === {selected})", f"store {selected} outside every cluster")
+    markers = driver.execute_script("return carouselPage.state.markers")
+    count = driver.execute_script("return carouselPage.state.count")
+    clusters = [m for m in markers if m["type"] == "cluster"]
+    assert clusters, f"the overview at zoom {driver.execute_script('return carouselPage.overviewZoom()'):.2f} draws clusters"
+    assert sum(m["count"] for m in clusters) + len(markers) - len(clusters) == count, "each store counted once"
+    big = max(clusters, key=lambda m: m["count"])
+    x, y = driver.execute_script(
+        "const p = carouselPage.pointOf(arguments[0], arguments[1]); return [Math.round(p.x), Math.round(p.y)]",
+        big["latitude"], big["longitude"])
+    drawn = pixel(driver, x, y + 8)
+    # The canvas is transparent: the circle's colour reads back as drawn,
+    # or nearly (the camera's 8 % tint may lie over it).
+    assert all(abs(a - b) <= 16 for a, b in zip(drawn, CLUSTER_BLUE)), \
+        f"cluster of {big['count']} drawn at {x},{y + 8}: {drawn}"
+    print(f"page: {len(clusters)} clusters and {len(markers) - len(clusters)} stores at zoom "
+          f"{driver.execute_script('return carouselPage.overviewZoom()'):.2f}, store {selected} on its own")
+
+
 def main(url, screenshot):
     options = webdriver.ChromeOptions()
     for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1280,900", "--disable-dev-shm-usage"]:
@@ -45,6 +72,7 @@ def main(url, screenshot):
         wait(driver, "document.body.dataset.ready === 'true'", "the session to open")
         wait(driver, "document.body.dataset.selected === '0'", "the initial marker")
         assert driver.execute_script("return carouselPage.state.camera.index") == 0
+        check_markers(driver, selected=0)
 
         # Drag the cards one page on, as a finger would: left by 200 px.
         carousel = driver.find_element(By.ID, "carousel")
@@ -64,6 +92,7 @@ def main(url, screenshot):
         assert pixel(driver, x, y) == SELECTED_RED, f"store 1 is drawn selected at {x},{y}: {pixel(driver, x, y)}"
         camera = driver.execute_script("return carouselPage.state.camera")
         assert camera["storeId"] == driver.execute_script("return carouselPage.state.stores[1].id")
+        check_markers(driver, selected=1)
 
         # Click store 5's marker: the map selects it at once and the cards scroll to it.
         # The marker's point in CSS pixels from the canvas's centre (W3C actions'

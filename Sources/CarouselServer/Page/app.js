@@ -11,7 +11,7 @@ const MAP_W = 390, MAP_H = 844, INSETS = { top: 0, left: 0, bottom: 170, right: 
 const ZOOM = 13, TILE = 256, MAX_MARKERS = 5000;
 const DECELERATION = 0.99;                                           // UIKit's .fast, per ms
 
-const state = { list: null, count: 0, stores: [], offset: 0, selected: null, camera: null, messages: 0, socket: null, animation: null };
+const state = { list: null, count: 0, stores: [], markers: null, offset: 0, selected: null, camera: null, messages: 0, socket: null, animation: null };
 window.carouselState = state;
 
 const canvas = document.getElementById("map"), ctx = canvas.getContext("2d");
@@ -26,6 +26,12 @@ function project(lat, lng) {
   return { x: (lng / 360 + 0.5) * TILE, y: (0.5 - Math.log((1 + s) / (1 - s)) / (4 * Math.PI)) * TILE };
 }
 
+// Its inverse, for the box the canvas shows: λ = (x/T − 0.5)·360,
+// φ = atan(sinh(π·(1 − 2y/T))).
+function unproject(x, y) {
+  return { lat: Math.atan(Math.sinh(Math.PI * (1 - 2 * y / TILE))) * 180 / Math.PI, lng: (x / TILE - 0.5) * 360 };
+}
+
 let view = { minX: 0, minY: 0, scale: 1 };
 function fitView() {
   if (!state.stores.length) return;
@@ -37,10 +43,57 @@ function fitView() {
 }
 const toScreen = (p) => ({ x: (p.x - view.minX) * view.scale, y: (p.y - view.minY) * view.scale });
 
+// The overview's zoom: a canvas pixel per 2^−z zoom-0 points, as a map at
+// zoom z draws them (256-point tiles), so the server's clusters are the
+// ones a map at this scale would show.
+const overviewZoom = () => Math.max(0, Math.min(24, Math.log2(view.scale)));
+
+// The markers of the canvas's box at the overview zoom: clusters, and
+// stores on their own — the selected one always, never inside a cluster
+// (the server's clusters endpoint). Fetched again when the selection moves;
+// an answer that comes after a newer request's is dropped.
+let markersRequest = 0;
+async function fetchMarkers() {
+  const request = ++markersRequest;
+  const nw = unproject(view.minX, view.minY), se = unproject(view.minX + canvas.width / view.scale, view.minY + canvas.height / view.scale);
+  const box = {
+    south: Math.max(-90, se.lat), north: Math.min(90, nw.lat),
+    west: Math.max(-180, nw.lng), east: Math.min(180, se.lng),
+  };
+  const query = new URLSearchParams({ zoom: overviewZoom().toFixed(3), ...box });
+  if (state.selected != null) query.set("selected", state.selected);
+  const markers = await getJSON(`/lists/${encodeURIComponent(state.list)}/clusters?${query}`);
+  if (request !== markersRequest) return;
+  state.markers = markers;
+  document.body.dataset.markers = markers.length;
+  drawMap();
+}
+
+function drawMarkers() {
+  if (!state.markers) {
+    ctx.fillStyle = "#457b9d";
+    for (const s of state.stores) { const q = toScreen(s.p); ctx.fillRect(q.x - 2, q.y - 2, 4, 4); }
+    return;
+  }
+  ctx.textAlign = "center"; ctx.textBaseline = "middle"; ctx.font = "bold 11px system-ui";
+  for (const m of state.markers) {
+    const q = toScreen(project(m.latitude, m.longitude));
+    if (m.type === "cluster") {
+      // Area grows with the count, as map styles draw cluster circles.
+      const r = 9 + 3 * Math.log2(m.count);
+      ctx.fillStyle = "rgba(69,123,157,.85)"; ctx.strokeStyle = "#fff"; ctx.lineWidth = 2;
+      ctx.beginPath(); ctx.arc(q.x, q.y, r, 0, 2 * Math.PI); ctx.fill(); ctx.stroke();
+      ctx.fillStyle = "#fff"; ctx.fillText(String(m.count), q.x, q.y);
+    } else {
+      ctx.fillStyle = "#457b9d"; ctx.fillRect(q.x - 3, q.y - 3, 6, 6);
+    }
+  }
+  ctx.textAlign = "start"; ctx.textBaseline = "alphabetic";
+}
+
 function drawMap() {
   ctx.clearRect(0, 0, canvas.width, canvas.height);
-  ctx.fillStyle = "#457b9d";
-  for (const s of state.stores) { const q = toScreen(s.p); ctx.fillRect(q.x - 2, q.y - 2, 4, 4); }
+  drawMarkers();
   if (state.camera) {
     // The camera's view: MAP_W × MAP_H points at its zoom, around its centre.
     const c = toScreen(project(state.camera.latitude, state.camera.longitude));
@@ -157,7 +210,10 @@ function onMessage(event) {
   const m = JSON.parse(event.data);
   log(event.data);
   if (m.type === "camera") { state.camera = m; document.body.dataset.cameraIndex = m.index; }
-  else if (m.type === "marker") { state.selected = m.index; document.body.dataset.selected = m.index; }
+  else if (m.type === "marker") {
+    state.selected = m.index; document.body.dataset.selected = m.index;
+    fetchMarkers().catch((error) => log("clusters: " + error.message));
+  }
   else if (m.type === "scroll") { animateTo(m.targetOffset); }
   drawMap();
 }
@@ -187,6 +243,7 @@ async function start() {
     cursor = page.next;
   } while (cursor && state.stores.length < MAX_MARKERS);
   fitView(); drawCards(); drawMap();
+  await fetchMarkers();
 
   const socket = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/lists/${encodeURIComponent(list.name)}/session`);
   state.socket = socket;
@@ -200,6 +257,10 @@ async function start() {
 }
 
 // For the browser test: where a store is drawn.
-window.carouselPage = { state, markerPoint: (i) => toScreen(state.stores[i].p) };
+window.carouselPage = {
+  state, overviewZoom,
+  markerPoint: (i) => toScreen(state.stores[i].p),
+  pointOf: (latitude, longitude) => toScreen(project(latitude, longitude)),
+};
 
 start().catch((error) => { statusView.textContent = "error: " + error.message; });

@@ -1,0 +1,39 @@
+import StoreCatalog
+import Synchronization
+
+/// Connections of their own for the read endpoints, so that a lookup costs
+/// a lookup.
+///
+/// A ``Catalog`` serializes its calls on one connection. Sent through
+/// ``Offload`` to a thread, then queued behind every other request's call
+/// on that connection, `GET /stores/near` spent more time handing over and
+/// waiting than searching: 31 % of the constant route's requests per second
+/// under wrk, p99 15 ms (BENCHMARKS.md, server). Here each read takes an
+/// idle connection (opening one more when all are busy, kept for the next)
+/// and runs on the calling task's thread: in WAL mode a reader never waits
+/// for the writer, so a read is microseconds of work like any other, and
+/// the readers in use at once are at most the cooperative pool's threads,
+/// one per core.
+///
+/// An in-memory catalog (tests) has one connection only: its reads go
+/// through ``Offload`` as writes do.
+final class CatalogReaders: Sendable {
+    /// The catalog the server was given: imports and other writes go there.
+    let catalog: Catalog
+    private let idle = Mutex<[Catalog]>([])
+
+    init(catalog: Catalog) {
+        self.catalog = catalog
+    }
+
+    /// Runs `body` on a reader of the catalog.
+    func read<T: Sendable>(_ body: @escaping @Sendable (Catalog) throws -> T) async throws -> T {
+        guard !catalog.isInMemory else {
+            let catalog = catalog
+            return try await Offload.run { try body(catalog) }
+        }
+        let reader = try idle.withLock { $0.popLast() } ?? Catalog(path: catalog.path, access: .read)
+        defer { idle.withLock { $0.append(reader) } }
+        return try body(reader)
+    }
+}
