@@ -48,6 +48,10 @@ package enum JSONNumber {
             if bytes.first == UInt8(ascii: "+") || bytes.first == UInt8(ascii: "-") { bytes = bytes.dropFirst() }
             guard digits() > 0 else { return false }
         }
-        return bytes.isEmpty && (Double(text)?.isFinite ?? false)
+        guard bytes.isEmpty else { return false }
+        // Only an exponent or 309 digits can overflow a Double: parse those
+        // alone (strtod per attribute showed in the server's profile).
+        let mayOverflow = text.utf8.count > 300 || text.utf8.contains { $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }
+        return !mayOverflow || (Double(text)?.isFinite ?? false)
     }
 }

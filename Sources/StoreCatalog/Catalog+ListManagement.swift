@@ -34,19 +34,7 @@ extension Catalog {
             let count = try Int.fetchOne(
                 db, sql: "SELECT coalesce(max(position) + 1, 0) FROM list_items WHERE list = ?", arguments: [key]) ?? 0
             try db.execute(sql: "DELETE FROM spatial_index WHERE list = ?", arguments: [key])
-            // A store is still listed when the spatial index has a row for it
-            // at its coordinates (the index holds every list's memberships).
-            try db.execute(
-                sql: """
-                    DELETE FROM stores WHERE key IN (
-                        SELECT s.key FROM list_items AS i JOIN stores AS s ON s.key = i.store
-                        WHERE i.list = ?1 AND NOT EXISTS (
-                            SELECT 1 FROM spatial_index AS x
-                            WHERE x.band = \(SpatialIndex.bandSQL(latitude: "s.latitude"))
-                              AND x.longitude = s.longitude AND x.latitude = s.latitude AND x.store = s.key))
-                    """,
-                arguments: [key])
-            let removedStores = db.changesCount
+            let removedStores = try SpatialIndex.deleteUnlistedStores(of: key, db)
             try db.execute(sql: "DELETE FROM list_items WHERE list = ?", arguments: [key])
             try db.execute(sql: "DELETE FROM lists WHERE key = ?", arguments: [key])
             return ListDeletion(name: name, count: count, removedStores: removedStores)

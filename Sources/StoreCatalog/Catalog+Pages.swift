@@ -30,7 +30,7 @@ extension Catalog {
             return try firstRow(
                 db, """
                     SELECT \(Store.columns) FROM stores AS s
-                    WHERE s.id = ?2 AND EXISTS (SELECT 1 FROM list_items AS i WHERE i.list = ?1 AND i.store = s.key)
+                    WHERE s.id = ?2 AND \(SpatialIndex.listsSQL(store: "s", list: "?1"))
                     """,
                 {
                     $0.bind(list, at: 1)

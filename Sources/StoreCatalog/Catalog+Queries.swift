@@ -4,11 +4,11 @@ extension Catalog {
     /// Every list with its store count, by name.
     public func lists() throws -> [ListSummary] {
         try read { db in
-            let lists = try Row.fetchAll(db, sql: """
+            // A cached statement: compiling this one took longer than running it.
+            let lists = try rows(db, """
                 SELECT name, coalesce((SELECT max(position) + 1 FROM list_items WHERE list = lists.key), 0)
                 FROM lists ORDER BY name
-                """
-            ).map { ListSummary(name: $0[0], count: $0[1]) }
+                """, { _ in }) { ListSummary(name: $0.text(0) ?? "", count: $0.int(1)) }
             if lists.contains(where: { $0.count == 0 }) { try checkIntact(db) }
             return lists
         }
@@ -64,6 +64,8 @@ extension Catalog {
             StoreLocation(id: $0.text(0) ?? "", latitude: $0.double(1), longitude: $0.double(2))
         }
     }
+
+    private static let storeByKey = "SELECT \(Store.columns) FROM stores AS s WHERE s.key = ?"
 
     // Built once: the statement cache is keyed by the SQL text, and these
     // run per focused card.
@@ -155,9 +157,10 @@ extension Catalog {
     }
 
     private func store(key: Int64, _ db: Database) throws -> Store {
-        guard let store = try rows(
-            db, "SELECT \(Store.columns) FROM stores AS s WHERE s.key = ?", { $0.bind(key, at: 1) }, Store.init
-        ).first
+        // The first row, with no array of rows, and SQL built once: per
+        // store of a nearest or box answer, the interpolated text and the
+        // array cost more than the lookup.
+        guard let store = try firstRow(db, Self.storeByKey, { $0.bind(key, at: 1) }, Store.init)
         else { throw CatalogError.database("the spatial index names store \(key), which is missing") }
         return store
     }

@@ -193,6 +193,7 @@ struct QueryTests {
             _ = try catalog.location(list: "west", at: 3)
             _ = try catalog.count(list: "west")
             _ = try catalog.store(id: "gn12")
+            _ = try catalog.store(list: "west", id: "gn12")
         }
         let distinct = Array(Set(statements.filter { $0.hasPrefix("SELECT") })).sorted()
         #expect(distinct.count >= 6)
@@ -201,7 +202,12 @@ struct QueryTests {
             #expect(!plan.contains("SCAN"), "\(sql)\n\(plan)")
             #expect(plan.contains("SEARCH"), "\(sql)\n\(plan)")
         }
-        let spatial = try #require(distinct.first { $0.contains("spatial_index") })
+        let spatial = try #require(distinct.first { $0.contains("spatial_index") && !$0.contains("s.id = ?2") })
         #expect(try catalog.queryPlan(spatial).contains("USING PRIMARY KEY (band=? AND longitude>? AND longitude<?)"))
+        // Whether a list holds a store is one seek, not a walk of the list's
+        // items (a SEARCH too, by list alone: 2.4 ms a lookup at 234,908).
+        let byID = try #require(distinct.first { $0.contains("s.id = ?2") })
+        #expect(try catalog.queryPlan(byID).contains(
+            "USING PRIMARY KEY (band=? AND longitude=? AND latitude=? AND store=? AND list=?)"))
     }
 }

@@ -89,21 +89,10 @@ struct ListImporter<Reader: StoreRowReader> {
     }
 
     /// Deletes the detached list's items and those of its stores that no
-    /// list holds any more (a store lives as long as some list does), in
-    /// two set-based statements: a store is listed when the spatial index
-    /// has a row for it at its coordinates (the index holds every list's
-    /// memberships, the new one's included by now).
+    /// list holds any more (the index holds every list's memberships, the
+    /// new one's included by now), in two set-based statements.
     private func removeDetachedList(_ detached: Int64, _ db: Database) throws {
-        try db.execute(
-            sql: """
-                DELETE FROM stores WHERE key IN (
-                    SELECT s.key FROM list_items AS i JOIN stores AS s ON s.key = i.store
-                    WHERE i.list = ?1 AND NOT EXISTS (
-                        SELECT 1 FROM spatial_index AS x
-                        WHERE x.band = \(SpatialIndex.bandSQL(latitude: "s.latitude"))
-                          AND x.longitude = s.longitude AND x.latitude = s.latitude AND x.store = s.key))
-                """,
-            arguments: [detached])
+        _ = try SpatialIndex.deleteUnlistedStores(of: detached, db)
         try db.execute(sql: "DELETE FROM list_items WHERE list = ?", arguments: [detached])
     }
 }
