@@ -145,7 +145,7 @@ extension Catalog {
     }
 
     /// The stores inside `box`, of `list` or of any list, in index order
-    /// (by ¼° latitude band, then longitude).
+    /// (by latitude band, then longitude).
     public func stores(in box: BoundingBox, list: String? = nil) throws -> [Store] {
         try read { db in
             var keys: [Int64] = []

@@ -126,13 +126,52 @@ struct MigrationTests {
         }
     }
 
-    @Test("the band formula in Swift and in migration 0002's SQL agree", arguments: [
-        -90.0, -89.99, -45.125, -0.25, -0.0000001, 0, 0.2499999, 0.25, 37.5665, 89.75, 89.9999999, 90,
+    @Test("the band formula in Swift and in migration 0004's SQL agree", arguments: [
+        -90.0, -89.99, -45.125, -0.25, -0.0000001, 0, 0.2499999, 0.25, 0.015625, 0.0156249, 37.5665, 89.75, 89.9999999, 90,
     ])
     func bandFormulaAgreesWithSQL(latitude: Double) throws {
+        // The expression exactly as 0004 writes it, so that a change to
+        // either side shows here.
+        let expression = "CAST((latitude + 90.0) * 64.0 AS INTEGER)"
+        #expect(Migration.all[3].sql.contains(expression))
         let sqlBand = try DatabaseQueue().read { db in
-            try Int64.fetchOne(db, sql: "SELECT CAST((? + 90.0) * 4.0 AS INTEGER)", arguments: [latitude])
+            try Int64.fetchOne(db, sql: "SELECT \(expression) FROM (SELECT ? AS latitude)", arguments: [latitude])
         }
         #expect(SpatialIndex.band(latitude: latitude) == sqlBand)
+    }
+
+    @Test("0004 rebuilds a schema-3 index in 1/64° bands, keeping stored cluster indexes and their triggers")
+    func finerBandsMigration() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("v3.sqlite").path
+        // A catalog as schema 3 wrote it: ¼° bands, a stored cluster index.
+        try DatabaseQueue(path: path).writeWithoutTransaction { db in
+            try Migrator.migrate(db, path: path, migrations: Array(Migration.all.prefix(3)))
+            try db.execute(sql: """
+                INSERT INTO lists (key, name) VALUES (1, 'seoul');
+                INSERT INTO stores (key, id, name, latitude, longitude) VALUES
+                    (1, 'a', 'A', 37.5665, 126.978), (2, 'b', 'B', 37.4979, 127.0276), (3, 'c', 'C', -33.8688, 151.2093);
+                INSERT INTO list_items (list, position, store) VALUES (1, 0, 1), (1, 1, 2), (1, 2, 3);
+                INSERT INTO spatial_index (band, longitude, latitude, store, list)
+                    SELECT CAST((s.latitude + 90.0) * 4.0 AS INTEGER), s.longitude, s.latitude, s.key, i.list
+                    FROM list_items AS i JOIN stores AS s ON s.key = i.store;
+                INSERT INTO cluster_indexes (list, format, points, options) VALUES (1, 1, 3, 'o');
+                INSERT INTO cluster_parts (list, kind, zoom, bytes) VALUES (1, 0, 0, x'00');
+                """)
+        }
+        let catalog = try Catalog(path: path)
+        let index = try catalog.spatialIndexVersusDerived()
+        #expect(index.actual.count == 3)
+        #expect(index.actual == index.derived)
+        #expect(index.actual.map { $0["band"] as Int64 }.contains(SpatialIndex.band(latitude: 37.5665)))
+        // No store moved: the stored cluster index is still valid.
+        #expect(try catalog.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM cluster_parts") } == 1)
+        // The triggers on the rebuilt table still drop it when a membership goes.
+        try catalog.execute("DELETE FROM spatial_index WHERE store = 3")
+        #expect(try catalog.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM cluster_indexes") } == 0)
+        #expect(try catalog.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM cluster_parts") } == 0)
+        // A box query on the new bands finds the Seoul stores.
+        let found = try catalog.stores(in: BoundingBox(south: 37.4, west: 126.9, north: 37.6, east: 127.1))
+        #expect(Set(found.map(\.id)) == ["a", "b"])
     }
 }

@@ -10,14 +10,17 @@ import GRDB
 /// an R*Tree costs +1.44 s, an index on (band, longitude, latitude) filled in
 /// file order +0.17 s, an integer cell index +0.13 s, an index on latitude
 /// +0.13 s; this table, filled in key order, +0.08 s. A box is still one
-/// range seek per ¼° band, and the index alone answers which stores are in
+/// range seek per latitude band (¼° then, 1/64° since migration 0004: see
+/// its header), and the index alone answers which stores are in
 /// it (coordinates included).
 package enum SpatialIndex {
-    /// Bands per degree of latitude: a city-sized box spans one to three.
-    package static let bandsPerDegree = 4.0
+    /// Bands per degree of latitude (migration 0004; 4 before it): a band
+    /// is 1.7 km tall, so a box reads a few times the stores it holds even
+    /// in a 10⁷-store list, and a city-sized box spans a few bands.
+    package static let bandsPerDegree = 64.0
 
-    /// The band of a latitude: floor((latitude + 90) × 4), computed exactly as
-    /// the SQL of migration 0002 does (truncation of a non-negative double).
+    /// The band of a latitude: floor((latitude + 90) × 64), computed exactly
+    /// as the SQL of migration 0004 does (truncation of a non-negative double).
     package static func band(latitude: Double) -> Int64 {
         Int64((latitude + 90) * bandsPerDegree)
     }

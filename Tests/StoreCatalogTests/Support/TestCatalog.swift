@@ -56,7 +56,7 @@ extension Catalog {
             let actual = try Row.fetchAll(
                 db, sql: "SELECT band, longitude, latitude, store, list FROM spatial_index \(order)")
             let derived = try Row.fetchAll(db, sql: """
-                SELECT CAST((s.latitude + 90.0) * 4.0 AS INTEGER) AS band, s.longitude AS longitude,
+                SELECT \(SpatialIndex.bandSQL(latitude: "s.latitude")) AS band, s.longitude AS longitude,
                        s.latitude AS latitude, s.key AS store, i.list AS list
                 FROM list_items AS i JOIN stores AS s ON s.key = i.store \(order)
                 """)
