@@ -13,7 +13,7 @@ extension Carousel {
         let arguments = Array(CommandLine.arguments.dropFirst())
         var command: any ParsableCommand
         do {
-            command = try parseAsRoot(arguments)
+            command = try parseSubcommandAlone(arguments) ?? parseAsRoot(arguments)
         } catch {
             // --help and --version are "errors" that exit cleanly.
             if exitCode(for: error) == .success {
@@ -36,6 +36,25 @@ extension Carousel {
             fail(ErrorReport(error))
         }
         Foundation.exit(ExitStatus.success.rawValue)
+    }
+
+    /// The command when the arguments start with a subcommand's name and
+    /// parse as that subcommand alone; nil to parse them from the root.
+    ///
+    /// Why: parsing from the root builds the argument set of every command
+    /// in the tree (ArgumentParser reflects over each with `Mirror`, and
+    /// each first cast of a type to one of its protocols scans every
+    /// conformance record of the binary), and that was 40 % of a cold
+    /// `carousel focus` (BENCHMARKS.md, start-up). The subcommand alone
+    /// gives the same command from the same parser. Anything else —
+    /// options before the subcommand, help, a parse error — goes through
+    /// the root as before, so usage, help and error messages are unchanged.
+    static func parseSubcommandAlone(_ arguments: [String]) -> (any ParsableCommand)? {
+        guard let name = arguments.first,
+            let subcommand = configuration.subcommands.first(where: { $0._commandName == name }),
+            !arguments.contains(where: { $0 == "-h" || $0 == "--help" || $0 == "help" || $0.hasPrefix("--experimental") || $0.hasPrefix("--generate-completion") })
+        else { return nil }
+        return try? subcommand.parseAsRoot(Array(arguments.dropFirst()))
     }
 
     /// Prints `report` as `Error: message` on stderr and exits with its

@@ -31,6 +31,31 @@ struct CommandLineInputTests {
         return array.compactMap { $0["id"] as? String }
     }
 
+    @Test("a subcommand parsed alone (the start-up fast path) answers, helps and fails exactly as from the root")
+    func subcommandFastPathMatchesRoot() throws {
+        let workspace = try Self.workspaceWithWorld()
+        // `--db` first: parsed from the root. `--db` last: the subcommand alone.
+        func both(_ arguments: [String]) throws -> (CarouselProcess.Result, CarouselProcess.Result) {
+            (try CarouselProcess.run(["--db", workspace.db] + arguments), try workspace.run(arguments))
+        }
+        for arguments in [
+            ["near", "--lat", "-33.86", "--lng", "151.2", "--limit", "2", "--json"],
+            ["focus", "--list", "world", "--offset", "700"],
+            ["lists", "--json"],
+            ["focus", "--list", "world", "--offset", "abc"],
+            ["near", "--lat", "95", "--lng", "0"],
+            ["lists", "rename", "nowhere", "globe"],
+        ] {
+            let (root, alone) = try both(arguments)
+            #expect(root.status == alone.status, "\(arguments)")
+            #expect(root.stdout == alone.stdout, "\(arguments)")
+            #expect(root.stderr == alone.stderr, "\(arguments)")
+        }
+        let help = try workspace.run(["focus", "--help"])
+        #expect(help.status == 0)
+        #expect(help.stdout.contains("USAGE: carousel focus"))
+    }
+
     @Test("negative coordinates as typed: near, bbox, stores --from, import --from")
     func negativeCoordinatesOnEveryCommand() throws {
         let workspace = try Self.workspaceWithWorld()
