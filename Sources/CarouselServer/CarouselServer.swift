@@ -30,8 +30,8 @@ public struct CarouselServer: Sendable {
 
     /// The HTTP routes (and the HTTP answer to a session path requested
     /// without an upgrade), every one behind ``APIMiddleware``.
-    public func router() -> Router<BasicWebSocketRequestContext> {
-        let router = Router(context: BasicWebSocketRequestContext.self)
+    public func router() -> Router<CarouselRequestContext> {
+        let router = Router(context: CarouselRequestContext.self)
         router.middlewares.add(APIMiddleware(limits: limits))
         PageRoutes().register(on: router)
         CatalogRoutes(readers: readers, limits: limits).register(on: router)
@@ -48,8 +48,8 @@ public struct CarouselServer: Sendable {
     }
 
     /// The WebSocket routes: `GET /lists/{name}/session`.
-    public func webSocketRouter() -> Router<BasicWebSocketRequestContext> {
-        let router = Router(context: BasicWebSocketRequestContext.self)
+    public func webSocketRouter() -> Router<CarouselRequestContext> {
+        let router = Router(context: CarouselRequestContext.self)
         SessionRoute(catalog: catalog, limits: limits, sessions: sessions).register(on: router)
         return router
     }

@@ -12,7 +12,7 @@ struct CatalogRoutes {
     var catalog: Catalog { readers.catalog }
     let limits: ServerLimits
 
-    func register(on router: Router<BasicWebSocketRequestContext>) {
+    func register(on router: Router<CarouselRequestContext>) {
         router.get("/lists") { _, _ in try await lists() }
         router.get("/lists/{name}/stores") { request, context in try await stores(request, context) }
         router.get("/lists/{name}/clusters") { request, context in try await clusters(request, context) }

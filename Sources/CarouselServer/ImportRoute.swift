@@ -15,7 +15,7 @@ struct ImportRoute {
     let catalog: Catalog
     let limits: ServerLimits
 
-    func register(on router: Router<BasicWebSocketRequestContext>) {
+    func register(on router: Router<CarouselRequestContext>) {
         router.post("/lists/{name}/import") { request, context in try await handle(request, context) }
     }
 

@@ -4,7 +4,7 @@ import HummingbirdWebSocket
 /// The page at `/` (HTML, JS, CSS compiled into the binary, so the server
 /// runs from any directory) and the OpenAPI document at `/openapi.json`.
 struct PageRoutes {
-    func register(on router: Router<BasicWebSocketRequestContext>) {
+    func register(on router: Router<CarouselRequestContext>) {
         router.get("/") { _, _ in Self.file(PackageResources.index_html, type: "text/html; charset=utf-8") }
         router.get("/app.js") { _, _ in Self.file(PackageResources.app_js, type: "text/javascript; charset=utf-8") }
         router.get("/style.css") { _, _ in Self.file(PackageResources.style_css, type: "text/css; charset=utf-8") }

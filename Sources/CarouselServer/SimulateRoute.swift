@@ -14,7 +14,7 @@ struct SimulateRoute {
     let catalog: Catalog
     let limits: ServerLimits
 
-    func register(on router: Router<BasicWebSocketRequestContext>) {
+    func register(on router: Router<CarouselRequestContext>) {
         router.post("/simulate") { request, context in try await handle(request, context) }
     }
 

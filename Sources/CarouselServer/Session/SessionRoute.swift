@@ -15,7 +15,7 @@ struct SessionRoute {
     let limits: ServerLimits
     let sessions: SessionCounter
 
-    func register(on router: Router<BasicWebSocketRequestContext>) {
+    func register(on router: Router<CarouselRequestContext>) {
         let catalog = catalog, limits = limits, sessions = sessions
         router.ws("/lists/{name}/session") { request, context in
             guard let name = try? request.pathParameter("name", context: context),
@@ -30,6 +30,7 @@ struct SessionRoute {
             let session = LiveSession(stores: stores, label: "carousel.session.\(number)") { continuation.yield($0) }
             context.logger.info("session opened", metadata: ["list": "\(name)", "session": "\(number)"])
             defer {
+                context.requestContext.releaseWebSocket()
                 session.close()
                 continuation.finish()
                 sessions.close()
@@ -52,7 +53,7 @@ struct SessionRoute {
     }
 
     /// The HTTP side of the session path: a plain GET is told to upgrade.
-    func registerFallback(on router: Router<BasicWebSocketRequestContext>) {
+    func registerFallback(on router: Router<CarouselRequestContext>) {
         let catalog = catalog
         router.get("/lists/{name}/session") { request, context -> Response in
             let name = try request.pathParameter("name", context: context)

@@ -1,0 +1,38 @@
+import Hummingbird
+import HummingbirdWebSocket
+import Synchronization
+
+/// The request context of every route: hummingbird-websocket's
+/// `BasicWebSocketRequestContext`, except that a WebSocket session lets go
+/// of its handler reference when it ends.
+///
+/// Why: hummingbird-websocket 2.8.1 keeps the handler a WebSocket route
+/// matched in a box the context holds, together with a copy of the context
+/// itself (box → handler value → context → box), and nothing empties the
+/// box after the upgrade: every session leaked its context, its channel's
+/// and the handler's captures (LeakSanitizer, `scripts/sanitize address`).
+/// Here the context reaches the box through a holder that
+/// ``releaseWebSocket()`` empties when the session ends, which breaks the
+/// cycle; everything else is the basic context's.
+public struct CarouselRequestContext: RequestContext, WebSocketRequestContext {
+    public var coreContext: CoreRequestContextStorage
+    private let holder = Holder()
+
+    public init(source: Source) {
+        coreContext = .init(source: source)
+    }
+
+    public var webSocket: WebSocketHandlerReference<Self> {
+        // Empty only after the session ended, when nothing asks any more.
+        holder.reference.withLock { $0 } ?? WebSocketHandlerReference()
+    }
+
+    /// Drops the handler reference: call when the WebSocket session ends.
+    public func releaseWebSocket() {
+        holder.reference.withLock { $0 = nil }
+    }
+
+    private final class Holder: Sendable {
+        let reference = Mutex<WebSocketHandlerReference<CarouselRequestContext>?>(WebSocketHandlerReference())
+    }
+}
