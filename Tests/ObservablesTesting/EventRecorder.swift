@@ -24,8 +24,13 @@ public final class EventRecorder<Value: Sendable>: Sendable {
     }
 
     /// An observer recording into this recorder.
+    ///
+    /// It holds the recorder weakly: the recorder holds its subscription,
+    /// the subscription the observer, so a strong capture made a cycle that
+    /// leaked every recorder whose source never ended (LeakSanitizer).
     public var observer: Observer<Value> {
-        Observer { [self] event in
+        Observer { [weak self] event in
+            guard let self else { return }
             let now = scheduler.now
             recorded.withLock { $0.append(Recorded(time: now, event: event)) }
         }
