@@ -100,7 +100,7 @@ let package = Package(
 
         // Shared by the test targets: seeded randomness, temporary files,
         // running the built `carousel` binary, fixture paths.
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["SyntheticStores"], path: "Tests/TestSupport"),
         .testTarget(
             name: "StoreCatalogTests",
             dependencies: ["StoreCatalog", "TestSupport"]

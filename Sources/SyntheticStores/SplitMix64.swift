@@ -1,16 +1,20 @@
-/// The generator's seeded randomness (SplitMix64, Steele et al. 2014): the
-/// same seed gives the same file, byte for byte, on every run.
+/// A small, fast, seeded random generator (SplitMix64, Steele et al. 2014):
+/// the same seed gives the same file, byte for byte, on every run.
 ///
-/// Its own copy (the tests' `TestSupport` has the same one) so that this
-/// target depends on nothing and the benchmark package can use it.
-struct SplitMix64: RandomNumberGenerator, Sendable {
+/// The one copy: the synthetic lists, the tests (`TestSupport` names it)
+/// and the benchmark package all draw from it, so a seed means the same
+/// sequence everywhere.
+public struct SplitMix64: RandomNumberGenerator, Hashable, Sendable {
     private var state: UInt64
 
-    init(seed: UInt64) {
+    public init(seed: UInt64) {
         state = seed
     }
 
-    mutating func next() -> UInt64 {
+    /// The state now: a generator made with it continues this one's sequence.
+    public var currentSeed: UInt64 { state }
+
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9

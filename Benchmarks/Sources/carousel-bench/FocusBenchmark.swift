@@ -1,5 +1,6 @@
 import Foundation
 import StoreCatalog
+import SyntheticStores
 
 /// SPEC §10's fourth benchmark: `carousel focus --list places --offset X`
 /// on the imported catalog, the whole process, cold: each run a new

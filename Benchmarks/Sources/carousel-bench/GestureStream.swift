@@ -1,4 +1,5 @@
 import CarouselEngine
+import SyntheticStores
 
 /// One raw offset report, as `scrollViewDidScroll` gives it: the content
 /// offset at a virtual time (ms).

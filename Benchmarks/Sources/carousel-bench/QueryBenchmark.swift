@@ -1,4 +1,5 @@
 import StoreCatalog
+import SyntheticStores
 
 /// SPEC §10's third benchmark: the catalog's queries on the imported
 /// 234,908-store list, in process through the `Catalog` API, timed one by
