@@ -117,17 +117,7 @@ struct QueryBenchmark {
         warmUp: Int = 100,
         _ query: (Input) throws -> Output
     ) throws -> Timings {
-        for input in inputs.prefix(warmUp) { _ = try query(input) }
-        var micros: [Double] = []
-        micros.reserveCapacity(inputs.count)
-        for input in inputs {
-            let start = Stopwatch.nanoseconds()
-            let output = try query(input)
-            let elapsed = Stopwatch.nanoseconds() - start
-            withExtendedLifetime(output) {}
-            micros.append(Double(elapsed) / 1e3)
-        }
-        return Timings(samples: Samples(micros))
+        Timings(samples: try Stopwatch.microsecondsPerCall(inputs, warmUp: warmUp, query))
     }
 
     /// A longitude brought back into −180…180 (a box crossing the

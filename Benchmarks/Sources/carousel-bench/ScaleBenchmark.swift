@@ -190,16 +190,6 @@ struct ScaleBenchmark {
 
     /// The median of `query`'s per-call time in µs, after 100 untimed calls.
     private func medianMicroseconds<Input, Output>(_ inputs: [Input], _ query: (Input) throws -> Output) throws -> Double {
-        for input in inputs.prefix(100) { _ = try query(input) }
-        var micros: [Double] = []
-        micros.reserveCapacity(inputs.count)
-        for input in inputs {
-            let start = Stopwatch.nanoseconds()
-            let output = try query(input)
-            let elapsed = Stopwatch.nanoseconds() - start
-            withExtendedLifetime(output) {}
-            micros.append(Double(elapsed) / 1e3)
-        }
-        return Samples(micros).median
+        try Stopwatch.microsecondsPerCall(inputs, query).median
     }
 }

@@ -23,4 +23,22 @@ enum Stopwatch {
         let result = try body()
         return (result, Double(nanoseconds() - start) / 1e9)
     }
+
+    /// Each call of `query` on `inputs` timed alone, in µs, after `warmUp`
+    /// untimed calls: what the in-process query benchmarks report.
+    static func microsecondsPerCall<Input, Output>(
+        _ inputs: [Input], warmUp: Int = 100, _ query: (Input) throws -> Output
+    ) rethrows -> Samples {
+        for input in inputs.prefix(warmUp) { _ = try query(input) }
+        var micros: [Double] = []
+        micros.reserveCapacity(inputs.count)
+        for input in inputs {
+            let start = nanoseconds()
+            let output = try query(input)
+            let elapsed = nanoseconds() - start
+            withExtendedLifetime(output) {}
+            micros.append(Double(elapsed) / 1e3)
+        }
+        return Samples(micros)
+    }
 }
