@@ -22,16 +22,20 @@ extension Catalog {
         }
     }
 
+    /// Built once, as the statement cache is keyed by the text: the lookup
+    /// by id runs per request on the server.
+    private static let storeInListByID = """
+        SELECT \(Store.columns) FROM stores AS s
+        WHERE s.id = ?2 AND \(SpatialIndex.listsSQL(store: "s", list: "?1"))
+        """
+
     /// The store with id `id` if `list` holds it, else nil; throws when
     /// there is no such list.
     public func store(list: String, id: String) throws -> Store? {
         try read { db in
             let list = try listKey(list, db)
             return try firstRow(
-                db, """
-                    SELECT \(Store.columns) FROM stores AS s
-                    WHERE s.id = ?2 AND \(SpatialIndex.listsSQL(store: "s", list: "?1"))
-                    """,
+                db, Self.storeInListByID,
                 {
                     $0.bind(list, at: 1)
                     $0.bind(id, at: 2)
