@@ -3,11 +3,11 @@ import Testing
 import TestSupport
 
 /// What keeps an import's memory flat at millions of rows changes no
-/// outcome: the spatial index spilled to SQLite's sorter, and the lines of
-/// created stores kept as runs.
+/// outcome: the spatial index entries sorted in runs on disk, and the lines
+/// of created stores kept as runs.
 @Suite("Import in bounded memory")
 struct ImportBoundedMemoryTests {
-    @Test("spilling the spatial index entries to a temporary table gives the same report and database",
+    @Test("sorting the spatial index entries in runs on disk gives the same report and database",
           arguments: [UInt64(1), 2])
     func spilledSpatialIndexGivesTheSameDatabase(seed: UInt64) throws {
         let scenario = ImportPipelineTests.Scenario(seed: seed)
@@ -23,6 +23,28 @@ struct ImportBoundedMemoryTests {
             #expect(try catalog.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM temp.sqlite_master") } == 0)
         }
         #expect(dumps.count == 1, "seed \(seed)")
+    }
+
+    @Test("the external sort gives every value in order, whatever the run length", arguments: [0, 1, 2, 7, 64, 1_000, 5_000])
+    func externalSortSortsAcrossRuns(runLength: Int) throws {
+        var random = SplitMix64(seed: UInt64(runLength) + 3)
+        // Duplicates included: runs may hold equal values.
+        let values = (0..<3_000).map { _ in Int64(random.next() % 500) - 250 }
+        var sort = ExternalSort<Int64>(runLength: runLength)
+        for value in values { try sort.append(value) }
+        #expect(sort.count == values.count)
+        var merged: [Int64] = []
+        try sort.forEachSorted { merged.append($0) }
+        #expect(merged == values.sorted(), "run length \(runLength)")
+    }
+
+    @Test func anEmptyExternalSortGivesNothing() throws {
+        for runLength in [1, 100] {
+            var sort = ExternalSort<Double>(runLength: runLength)
+            var seen = 0
+            try sort.forEachSorted { _ in seen += 1 }
+            #expect(seen == 0)
+        }
     }
 
     @Test func lineRunsGiveEachStoresLineWhateverTheGaps() {

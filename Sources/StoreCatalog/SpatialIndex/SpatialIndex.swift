@@ -61,7 +61,7 @@ package enum SpatialIndex {
     }
 
     /// A store's row in the index for the list being imported.
-    package struct Entry: Comparable {
+    package struct Entry: Comparable, BitwiseCopyable {
         var band: Int64
         var longitude: Double
         var latitude: Double
@@ -79,12 +79,12 @@ package enum SpatialIndex {
         }
     }
 
-    /// Adds a list's memberships. Sorted first: inserting into the B-tree in
-    /// key order touches each page once, where file order (random here)
-    /// costs more than the rest of the import together.
-    package static func insert(_ entries: inout [Entry], list: Int64, _ db: Database) throws {
-        entries.sort()
-        var insert = try BatchInsert<Entry>(
+    /// The insert of a list's memberships, to be given them in key order:
+    /// inserting into the B-tree in key order touches each page once, where
+    /// file order (random here) costs more than the rest of the import
+    /// together.
+    static func inserter(list: Int64, _ db: Database) throws -> BatchInsert<Entry> {
+        try BatchInsert<Entry>(
             db, into: "spatial_index", columns: ["band", "longitude", "latitude", "store", "list"]
         ) { entry, statement, first in
             statement.bind(entry.band, at: first)
@@ -93,8 +93,6 @@ package enum SpatialIndex {
             statement.bind(entry.store, at: first + 3)
             statement.bind(list, at: first + 4)
         }
-        for entry in entries { try insert.append(entry) }
-        try insert.finish()
     }
 
     /// Removes one membership.
