@@ -53,12 +53,7 @@ extension Catalog {
             try SpatialIndex.scan(SearchRegion(box), list: try list.map { try listKey($0, db) }, db) { store, _, _ in
                 if keys.count < limit { keys.append(store) }
             }
-            return try keys.map { key in
-                guard let store = try firstRow(
-                    db, "SELECT \(Store.columns) FROM stores AS s WHERE s.key = ?", { $0.bind(key, at: 1) }, Store.init)
-                else { throw CatalogError.database("the spatial index names store \(key), which is missing") }
-                return store
-            }
+            return try stores(keys: keys, db)
         }
     }
 }

@@ -106,8 +106,9 @@ extension Catalog {
         return try read { db in
             let search = NearestSearch(
                 origin: origin, limit: limit, maxRadius: maxRadius, list: try list.map { try listKey($0, db) })
-            return try search.run(db).map { found in
-                StoreDistance(store: try store(key: found.store, db), distanceMeters: found.distance)
+            let found = try search.run(db)
+            return try zip(stores(keys: found.map(\.store), db), found).map {
+                StoreDistance(store: $0, distanceMeters: $1.distance)
             }
         }
     }
@@ -130,7 +131,10 @@ extension Catalog {
                 if distance <= maxRadius { found.append((row.int64(0), distance)) }
             }
             found.sort { ($0.distance, $0.store) < ($1.distance, $1.store) }
-            return try found.prefix(limit).map { StoreDistance(store: try store(key: $0.store, db), distanceMeters: $0.distance) }
+            let nearest = found.prefix(limit)
+            return try zip(stores(keys: nearest.map(\.store), db), nearest).map {
+                StoreDistance(store: $0, distanceMeters: $1.distance)
+            }
         }
     }
 
@@ -152,17 +156,24 @@ extension Catalog {
             try SpatialIndex.scan(SearchRegion(box), list: try list.map { try listKey($0, db) }, db) { store, _, _ in
                 keys.append(store)
             }
-            return try keys.map { try store(key: $0, db) }
+            return try stores(keys: keys, db)
         }
     }
 
-    private func store(key: Int64, _ db: Database) throws -> Store {
-        // The first row, with no array of rows, and SQL built once: per
-        // store of a nearest or box answer, the interpolated text and the
-        // array cost more than the lookup.
-        guard let store = try firstRow(db, Self.storeByKey, { $0.bind(key, at: 1) }, Store.init)
-        else { throw CatalogError.database("the spatial index names store \(key), which is missing") }
-        return store
+    /// The stores with these keys, in their order: the stores a search
+    /// found. One statement for all, fetched from the cache once (each
+    /// fetch hashes its SQL text), stepped to its first row per key.
+    func stores(keys: [Int64], _ db: Database) throws -> [Store] {
+        let statement = try RawStatement.cached(Self.storeByKey, in: db)
+        defer { statement.reset() }
+        return try keys.map { key in
+            statement.reset()
+            statement.bind(key, at: 1)
+            guard try statement.step() else {
+                throw CatalogError.database("the spatial index names store \(key), which is missing")
+            }
+            return try Store(statement)
+        }
     }
 
     /// The first row of a cached statement, decoded; nil when there is none.

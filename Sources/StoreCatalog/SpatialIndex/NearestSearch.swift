@@ -7,6 +7,16 @@ import GRDB
 /// Exact, not approximate: every store within radius r of the origin lies in
 /// the circle's bounding box, so once the circle holds k stores, no store
 /// outside it can be nearer than the k-th.
+///
+/// What a search costs is mostly index seeks, one per latitude band of the
+/// box (0.9 µs each on the 234,908 GeoNames places), far more than the rows
+/// it reads (about 0.1 µs each). So each band is scanned over a box
+/// ``overscan`` times the circle's, and kept: a band is read again only when
+/// the circle outgrows what it was read for, and widening the circle mostly
+/// costs the new bands at its edges. The stores found beyond the circle also
+/// bound the answer: once k stores are known at all, the circle through the
+/// k-th of them holds k stores, so the next circle need be no larger. Seoul's
+/// nearest 10 took 67 seeks over 9 circles with rescanning, 40 this way.
 package struct NearestSearch {
     package var origin: Coordinate
     package var limit: Int
@@ -31,6 +41,13 @@ package struct NearestSearch {
     /// stores for ten.
     static let initialRadius = 100.0
 
+    /// How much wider than the circle a band is read: its box has this many
+    /// times the circle's radius. Twice: the rows of four times the area
+    /// cost less than the seeks they spare in sparse regions, and little in
+    /// dense ones (simulated on the GeoNames places and on them at 42 times
+    /// the density, the 10⁷-store list's: 1.5 and 3 did no better).
+    static let overscan = 2.0
+
     /// How much to widen a circle holding `found` of the `wanted` stores:
     /// as if stores were spread evenly (the area, so the count, grows with
     /// r²), with a margin; at least ×1.25 so the search always progresses,
@@ -42,22 +59,64 @@ package struct NearestSearch {
         return min(2, max(1.25, 1.1 * (Double(wanted) / Double(found)).squareRoot()))
     }
 
+    /// One latitude band as read: the radius whose overscanned box it was
+    /// read over (boxes of one origin nest, so it covers any circle up to
+    /// that radius), and the stores in that box with their distances.
+    private struct BandRead {
+        var reach: Double
+        var stores: [(store: Int64, distance: Double)]
+    }
+
     /// The nearest stores' keys and distances, nearest first (ties by key).
     package func run(_ db: Database) throws -> [(store: Int64, distance: Double)] {
         guard limit > 0 else { return [] }
         let meter = DistanceFrom(origin)
+        let scanner = try SpatialIndex.Scanner(list: list, db)
         var radius = min(Self.initialRadius, maxRadius)
-        var found: [(store: Int64, distance: Double)] = []
+        // The bands read so far, from `first` on: the circle's bands only
+        // grow, and always hold the origin's. (An array, not a dictionary:
+        // hashing a band per read cost more than the seeks it saved.)
+        var first = SpatialIndex.band(latitude: origin.latitude)
+        var bands: [BandRead?] = []
         while true {
-            found.removeAll(keepingCapacity: true)
-            try SpatialIndex.scan(SearchRegion(around: origin, radiusMeters: radius), list: list, db) {
-                store, latitude, longitude in
-                let distance = meter.meters(toLatitude: latitude, longitude: longitude)
-                if distance <= radius { found.append((store, distance)) }
+            let circle = SearchRegion(around: origin, radiusMeters: radius)
+            let south = SpatialIndex.band(latitude: circle.south), north = SpatialIndex.band(latitude: circle.north)
+            if south < first {
+                bands.insert(contentsOf: repeatElement(nil, count: Int(first - south)), at: 0)
+                first = south
             }
-            if found.count >= limit || radius >= maxRadius { break }
-            radius = min(maxRadius, radius * Self.growth(found: found.count, wanted: limit))
+            if north - first >= bands.count {
+                bands.append(contentsOf: repeatElement(nil, count: Int(north - first) + 1 - bands.count))
+            }
+            for band in south...north {
+                let slot = Int(band - first)
+                if let read = bands[slot], read.reach >= radius { continue }
+                var read = BandRead(reach: radius * Self.overscan, stores: [])
+                try scanner.scan(band: band, of: SearchRegion(around: origin, radiusMeters: read.reach)) {
+                    store, latitude, longitude in
+                    read.stores.append((store, meter.meters(toLatitude: latitude, longitude: longitude)))
+                }
+                bands[slot] = read
+            }
+            var inside = 0, known = 0
+            for case let read? in bands {
+                known += read.stores.count
+                for found in read.stores where found.distance <= radius { inside += 1 }
+            }
+            if inside >= limit || radius >= maxRadius { break }
+            if known >= limit {
+                // k stores known: the circle through the k-th holds k stores.
+                var distances: [Double] = []
+                distances.reserveCapacity(known)
+                for case let read? in bands { for found in read.stores { distances.append(found.distance) } }
+                distances.sort()
+                radius = min(maxRadius, distances[limit - 1])
+            } else {
+                radius = min(maxRadius, radius * Self.growth(found: inside, wanted: limit))
+            }
         }
+        var found: [(store: Int64, distance: Double)] = []
+        for case let read? in bands { for candidate in read.stores where candidate.distance <= radius { found.append(candidate) } }
         found.sort { ($0.distance, $0.store) < ($1.distance, $1.store) }
         return Array(found.prefix(limit))
     }

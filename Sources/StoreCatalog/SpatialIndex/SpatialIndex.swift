@@ -125,24 +125,48 @@ package enum SpatialIndex {
         _ region: SearchRegion, list: Int64?, _ db: Database,
         visit: (_ store: Int64, _ latitude: Double, _ longitude: Double) -> Void
     ) throws {
-        let scan = RawStatement(try db.cachedStatement(sql: list == nil ? scanSQL : scanSQL + " AND list = ?6"), in: db)
-        defer { scan.reset() }
-        if let list { scan.bind(list, at: 6) }
-        scan.bind(region.south, at: 4)
-        scan.bind(region.north, at: 5)
-        for band in band(latitude: region.south)...band(latitude: region.north) {
+        try Scanner(list: list, db).scan(region, visit: visit)
+    }
+
+    /// The index's range scan, prepared once for the many bands of a query:
+    /// fetching the cached statement hashes its SQL text, which per band
+    /// cost as much as the band's seek.
+    package struct Scanner {
+        private let statement: RawStatement
+
+        /// A scan of `list`'s stores, or of every list's.
+        package init(list: Int64?, _ db: Database) throws {
+            statement = try RawStatement.cached(list == nil ? SpatialIndex.scanSQL : SpatialIndex.scanListSQL, in: db)
+            if let list { statement.bind(list, at: 6) }
+        }
+
+        /// ``SpatialIndex/scan(_:list:_:visit:)`` with this scan.
+        package func scan(_ region: SearchRegion, visit: (_ store: Int64, _ latitude: Double, _ longitude: Double) -> Void) throws {
+            for band in band(latitude: region.south)...band(latitude: region.north) {
+                try scan(band: band, of: region, visit: visit)
+            }
+        }
+
+        /// The stores of `region` in one latitude band.
+        package func scan(
+            band: Int64, of region: SearchRegion,
+            visit: (_ store: Int64, _ latitude: Double, _ longitude: Double) -> Void
+        ) throws {
+            defer { statement.reset() }
+            statement.bind(band, at: 1)
+            statement.bind(region.south, at: 4)
+            statement.bind(region.north, at: 5)
             for longitudes in region.longitudeRanges {
-                scan.reset()
-                scan.bind(band, at: 1)
-                scan.bind(longitudes.lowerBound, at: 2)
-                scan.bind(longitudes.upperBound, at: 3)
+                statement.reset()
+                statement.bind(longitudes.lowerBound, at: 2)
+                statement.bind(longitudes.upperBound, at: 3)
                 var previous: Int64 = -1
-                while try scan.step() {
+                while try statement.step() {
                     // A store in several lists has adjacent rows (same key prefix).
-                    let store = scan.int64(0)
+                    let store = statement.int64(0)
                     guard store != previous else { continue }
                     previous = store
-                    visit(store, scan.double(1), scan.double(2))
+                    visit(store, statement.double(1), statement.double(2))
                 }
             }
         }
@@ -152,4 +176,5 @@ package enum SpatialIndex {
         SELECT store, latitude, longitude FROM spatial_index
         WHERE band = ?1 AND longitude BETWEEN ?2 AND ?3 AND latitude BETWEEN ?4 AND ?5
         """
+    private static let scanListSQL = scanSQL + " AND list = ?6"
 }
