@@ -19,6 +19,9 @@ package enum SpatialIndex {
     /// in a 10⁷-store list, and a city-sized box spans a few bands.
     package static let bandsPerDegree = 64.0
 
+    /// A band's height on the ground: 1/64° of a meridian, 1.74 km.
+    package static let bandHeightMeters = Haversine.earthRadiusMeters * .pi / 180 / bandsPerDegree
+
     /// The band of a latitude: floor((latitude + 90) × 64), computed exactly
     /// as the SQL of migration 0004 does (truncation of a non-negative double).
     package static func band(latitude: Double) -> Int64 {
