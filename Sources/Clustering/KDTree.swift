@@ -38,7 +38,7 @@ package struct KDTree: Sendable {
         ids.withUnsafeMutableBufferPointer { ids in
             coords.withUnsafeMutableBufferPointer { coords in
                 let sorter = Sorter(ids: ids.baseAddress!, coords: coords.baseAddress!, nodeSize: nodeSize)
-                if n > 0 { sorter.sort(left: 0, right: n - 1, axis: 0) }
+                if n > 0 { sorter.sortInParallel(left: 0, right: n - 1, axis: 0, depth: 2) }
             }
         }
     }
