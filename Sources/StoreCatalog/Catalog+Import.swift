@@ -13,7 +13,8 @@ extension Catalog {
     /// The rows are read and checked on a second thread while this one
     /// writes them, a few thousand rows apart at most. Memory stays bounded
     /// whatever the file's size: the spatial index entries are sorted in
-    /// memory up to 8 MiB of them, by SQLite's external sort past that.
+    /// memory up to 8 MiB of them, past that in sorted runs written to an
+    /// unlinked temporary file (in `$TMPDIR`, else `/tmp`) and merged.
     @discardableResult
     public func importList(
         named name: String,
