@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import StoreCatalog
 import TestSupport
@@ -36,6 +37,21 @@ struct ImportBoundedMemoryTests {
         var merged: [Int64] = []
         try sort.forEachSorted { merged.append($0) }
         #expect(merged == values.sorted(), "run length \(runLength)")
+    }
+
+    @Test("the runs' file is unlinked as soon as it is made; an unusable folder is a clear error")
+    func externalSortLeavesNoFile() throws {
+        let folder = try TemporaryDirectory()
+        var sort = ExternalSort<Int64>(runLength: 4, directory: folder.url.path)
+        for value in (0..<100).reversed() { try sort.append(Int64(value)) }
+        // Runs written, the file open: nothing to see in the folder.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).isEmpty)
+        var merged: [Int64] = []
+        try sort.forEachSorted { merged.append($0) }
+        #expect(merged == (0..<100).map(Int64.init))
+
+        var nowhere = ExternalSort<Int64>(runLength: 1, directory: folder.url.path + "/missing")
+        #expect(throws: CatalogError.self) { try nowhere.append(1) }
     }
 
     @Test func anEmptyExternalSortGivesNothing() throws {

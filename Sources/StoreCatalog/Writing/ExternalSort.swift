@@ -23,6 +23,8 @@ import Foundation
 struct ExternalSort<Element: Comparable & BitwiseCopyable> {
     /// Values per run: the most held in memory while adding.
     let runLength: Int
+    /// Where the runs' file is made (and at once unlinked).
+    let directory: String
     private var pending: [Element] = []
     private var spill: SpillFile?
     /// Where each written run lies in the file, in elements.
@@ -30,8 +32,9 @@ struct ExternalSort<Element: Comparable & BitwiseCopyable> {
     /// Values added so far.
     private(set) var count = 0
 
-    init(runLength: Int) {
+    init(runLength: Int, directory: String = SpillFile.defaultDirectory) {
         self.runLength = max(1, runLength)
+        self.directory = directory
     }
 
     mutating func append(_ element: Element) throws {
@@ -80,7 +83,7 @@ struct ExternalSort<Element: Comparable & BitwiseCopyable> {
 
     private mutating func writeRun() throws {
         pending.sort()
-        if spill == nil { spill = try SpillFile() }
+        if spill == nil { spill = try SpillFile(in: directory) }
         let start = runs.last?.upperBound ?? 0
         try pending.withUnsafeBytes { bytes in
             try spill!.write(bytes, at: start * MemoryLayout<Element>.stride)
@@ -148,13 +151,16 @@ struct ExternalSort<Element: Comparable & BitwiseCopyable> {
 
 /// A temporary file of raw bytes, gone from the directory as soon as it is
 /// made (unlinked at once: nothing is left behind, even by a killed
-/// process) and closed with its last copy. In `$TMPDIR`, else `/tmp`, where
-/// SQLite also spills.
+/// process) and closed with its last copy.
 final class SpillFile {
     private let descriptor: Int32
 
-    init() throws(CatalogError) {
-        let directory = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+    /// `$TMPDIR`, else `/tmp`, where SQLite also spills.
+    static var defaultDirectory: String {
+        ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+    }
+
+    init(in directory: String) throws(CatalogError) {
         var template = Array("\(directory)/carousel-sort-XXXXXX".utf8CString)
         let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard descriptor >= 0 else { throw Self.failure("create a temporary file in \(directory)") }
