@@ -56,6 +56,7 @@ struct ExternalSort<Element: Comparable & BitwiseCopyable> {
             return
         }
         if !pending.isEmpty { try writeRun() }
+        pending = []  // its capacity: the merge buffers take the memory now
         // Each run read through its share of one run's memory (at least a
         // page's worth of values, so that reads stay large).
         let minimumBuffer = max(1, 4096 / MemoryLayout<Element>.stride)
