@@ -105,12 +105,16 @@ extension Catalog {
         ) { $0.int(0) }
     }
 
+    /// Built once, as the statement cache is keyed by the text: it runs per
+    /// single-store marker of an answer.
+    private static let storeAtListPosition = """
+        SELECT \(Store.columns) FROM list_items AS i JOIN stores AS s ON s.key = i.store
+        WHERE i.list = ? AND i.position = ?
+        """
+
     private func store(_ list: Int64, at position: Int, _ db: Database) throws -> Store {
         guard let store = try firstRow(
-            db, """
-                SELECT \(Store.columns) FROM list_items AS i JOIN stores AS s ON s.key = i.store
-                WHERE i.list = ? AND i.position = ?
-                """,
+            db, Self.storeAtListPosition,
             {
                 $0.bind(list, at: 1)
                 $0.bind(Int64(position), at: 2)
