@@ -70,9 +70,14 @@ extension APIError: HTTPResponseError {
 extension Response {
     /// A JSON document as the body.
     static func json(_ text: String, status: HTTPResponse.Status = .ok) -> Response {
+        .json(ByteBuffer(string: text), status: status)
+    }
+
+    /// A JSON document already in bytes as the body.
+    static func json(_ bytes: ByteBuffer, status: HTTPResponse.Status = .ok) -> Response {
         Response(
             status: status,
             headers: [.contentType: "application/json; charset=utf-8"],
-            body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
+            body: ResponseBody(byteBuffer: bytes))
     }
 }

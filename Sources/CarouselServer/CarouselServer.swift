@@ -20,12 +20,41 @@ public struct CarouselServer: Sendable {
     public let sessions = SessionCounter()
     /// The read endpoints' connections.
     let readers: CatalogReaders
+    /// `GET /stores/near` from memory.
+    let nearestAnswers: NearestAnswers
 
-    public init(catalog: Catalog, limits: ServerLimits = ServerLimits(), constantRouteBytes: Int? = nil) {
+    /// How many stores and list items together the server holds in memory
+    /// to answer `GET /stores/near` without SQLite: 10⁶, a few hundred MB
+    /// at most (about 250 bytes each).
+    public static let standardNearestInMemoryEntries = 1_000_000
+
+    /// Serves `catalog`; `nearestInMemoryEntries` bounds the catalog that
+    /// `GET /stores/near` answers from memory (0: always through SQLite).
+    public init(
+        catalog: Catalog, limits: ServerLimits = ServerLimits(), constantRouteBytes: Int? = nil,
+        nearestInMemoryEntries: Int = standardNearestInMemoryEntries
+    ) {
         self.catalog = catalog
         readers = CatalogReaders(catalog: catalog)
+        nearestAnswers = NearestAnswers(catalog: catalog, maxEntries: nearestInMemoryEntries)
         self.limits = limits
         self.constantRouteBytes = constantRouteBytes
+    }
+
+    /// Builds the in-memory snapshot that `GET /stores/near` answers from
+    /// now, rather than in the background after the first request; false
+    /// when the catalog is over `nearestInMemoryEntries` (or in memory)
+    /// and SQLite answers.
+    @discardableResult
+    public func prepareNearestAnswers() throws -> Bool {
+        try nearestAnswers.buildNow()
+    }
+
+    /// Whether `GET /stores/near` is answered from memory for the
+    /// catalog's current state (a commit since the snapshot was built
+    /// sends requests to SQLite until the next one is).
+    public func nearestAnswersAreInMemory() throws -> Bool {
+        try nearestAnswers.isCurrent()
     }
 
     /// The HTTP routes (and the HTTP answer to a session path requested
@@ -34,7 +63,7 @@ public struct CarouselServer: Sendable {
         let router = Router(context: CarouselRequestContext.self)
         router.middlewares.add(APIMiddleware(limits: limits))
         PageRoutes().register(on: router)
-        CatalogRoutes(readers: readers, limits: limits).register(on: router)
+        CatalogRoutes(readers: readers, nearestAnswers: nearestAnswers, limits: limits).register(on: router)
         ImportRoute(catalog: catalog, limits: limits).register(on: router)
         SimulateRoute(catalog: catalog, limits: limits).register(on: router)
         SessionRoute(catalog: catalog, limits: limits, sessions: sessions).registerFallback(on: router)

@@ -9,6 +9,7 @@ import StoreCatalog
 /// `lists`, `stores`, `near` and `bbox --json`.
 struct CatalogRoutes {
     let readers: CatalogReaders
+    let nearestAnswers: NearestAnswers
     var catalog: Catalog { readers.catalog }
     let limits: ServerLimits
 
@@ -60,9 +61,11 @@ struct CatalogRoutes {
         let withinKm = try query.number("withinKm")
         if let withinKm, withinKm < 0 { throw APIError.badParameter("withinKm must be 0 or more (got \(withinKm))") }
         let list = try query.name("list")
-        let found = try await readers.read {
-            try $0.nearest(to: origin, limit: limit, withinMeters: withinKm.map { $0 * 1000 }, list: list)
+        let withinMeters = withinKm.map { $0 * 1000 }
+        if let answer = try nearestAnswers.answer(to: origin, limit: limit, withinMeters: withinMeters, list: list) {
+            return .json(answer)
         }
+        let found = try await readers.read { try $0.nearest(to: origin, limit: limit, withinMeters: withinMeters, list: list) }
         return .json(StoreJSON.array(found.map { ($0.store, $0.distanceMeters) }))
     }
 

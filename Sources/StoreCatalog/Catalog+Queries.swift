@@ -102,7 +102,7 @@ extension Catalog {
     public func nearest(
         to origin: Coordinate, limit: Int = 10, withinMeters: Double? = nil, list: String? = nil
     ) throws -> [StoreDistance] {
-        let maxRadius = try checkNearest(origin, limit: limit, withinMeters: withinMeters)
+        let maxRadius = try Self.checkNearest(origin, limit: limit, withinMeters: withinMeters)
         return try read { db in
             let search = NearestSearch(
                 origin: origin, limit: limit, maxRadius: maxRadius, list: try list.map { try listKey($0, db) })
@@ -118,7 +118,7 @@ extension Catalog {
     public func nearestByFullScan(
         to origin: Coordinate, limit: Int = 10, withinMeters: Double? = nil, list: String? = nil
     ) throws -> [StoreDistance] {
-        let maxRadius = try checkNearest(origin, limit: limit, withinMeters: withinMeters)
+        let maxRadius = try Self.checkNearest(origin, limit: limit, withinMeters: withinMeters)
         let meter = DistanceFrom(origin)
         return try read { db in
             let list = try list.map { try listKey($0, db) }
@@ -138,7 +138,8 @@ extension Catalog {
         }
     }
 
-    private func checkNearest(_ origin: Coordinate, limit: Int, withinMeters: Double?) throws -> Double {
+    /// The arguments of a nearest search checked; the search's radius.
+    static func checkNearest(_ origin: Coordinate, limit: Int, withinMeters: Double?) throws -> Double {
         guard origin.isValid else { throw CatalogError.invalidArgument("\(origin) is not a valid latitude,longitude") }
         guard limit > 0 else { throw CatalogError.invalidArgument("the limit must be at least 1 (got \(limit))") }
         guard let withinMeters else { return Haversine.maximumDistanceMeters }

@@ -28,11 +28,24 @@ extension Carousel {
         @Option(help: "The port to listen on (0: any free port, printed at start).")
         var port = 8080
 
+        @Option(
+            help: ArgumentHelp(
+                "Answer GET /stores/near from memory while the catalog holds at most this many stores and list items together.",
+                discussion: "About 250 bytes each; a larger catalog is answered through SQLite. 0: always through SQLite.",
+                valueName: "entries"))
+        var nearestInMemory = CarouselServer.standardNearestInMemoryEntries
+
         @Option(help: .hidden)
         var constantRouteBytes: Int?
 
+        /// 10⁸ entries: some 25 GB, beyond any machine this serves from.
+        static let maxNearestInMemory = 100_000_000
+
         func validate() throws {
             guard (0...65535).contains(port) else { throw ValidationError("--port must be in 0...65535 (got \(port))") }
+            guard (0...Self.maxNearestInMemory).contains(nearestInMemory) else {
+                throw ValidationError("--nearest-in-memory must be in 0...\(Self.maxNearestInMemory) (got \(nearestInMemory))")
+            }
             if let constantRouteBytes, !(1...(64 << 20)).contains(constantRouteBytes) {
                 throw ValidationError("--constant-route-bytes must be in 1...\(64 << 20)")
             }
@@ -40,7 +53,8 @@ extension Carousel {
 
         func run() throws {
             let catalog = try database.openCatalog()
-            let server = CarouselServer(catalog: catalog, constantRouteBytes: constantRouteBytes)
+            let server = CarouselServer(
+                catalog: catalog, constantRouteBytes: constantRouteBytes, nearestInMemoryEntries: nearestInMemory)
             let logger = Logger(label: "carousel.serve")
             let host = host
             let app = server.application(host: host, port: port, logger: logger) { port in

@@ -37,6 +37,18 @@ struct HardeningCommandTests {
         expectOneLineError(try CarouselProcess.run(["snap"] + arguments), message)
     }
 
+    @Test("serve's numbers out of range are one-line errors before anything listens")
+    func serveBoundsAreErrors() throws {
+        expectOneLineError(
+            try CarouselProcess.run(["serve", "--nearest-in-memory=-1"]), "--nearest-in-memory must be in 0...100000000 (got -1)")
+        expectOneLineError(
+            try CarouselProcess.run(["serve", "--nearest-in-memory", "9223372036854775807"]),
+            "--nearest-in-memory must be in 0...100000000")
+        expectOneLineError(try CarouselProcess.run(["serve", "--port", "70000"]), "--port must be in 0...65535 (got 70000)")
+        let help = try CarouselProcess.run(["serve", "--help"])
+        #expect(help.stdout.contains("--nearest-in-memory <entries>"), "\(help.stdout)")
+    }
+
     @Test("focus inputs that trapped are one-line errors")
     func focusTrapsAreErrors() throws {
         let workspace = try sampleWorkspace()

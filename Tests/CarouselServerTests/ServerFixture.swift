@@ -15,13 +15,13 @@ struct ServerFixture {
     let catalog: Catalog
     let server: CarouselServer
 
-    init(limits: ServerLimits = ServerLimits()) throws {
+    init(limits: ServerLimits = ServerLimits(), nearestInMemoryEntries: Int = CarouselServer.standardNearestInMemoryEntries) throws {
         directory = try TemporaryDirectory("carousel-server-test")
         catalog = try Catalog(path: directory.path("catalog.sqlite").path)
         try catalog.importList(
             named: "seoul",
             from: makeStoreRowReader(for: Paths.sampleData.appendingPathComponent("seoul-coffee.csv"), format: .csv))
-        server = CarouselServer(catalog: catalog, limits: limits)
+        server = CarouselServer(catalog: catalog, limits: limits, nearestInMemoryEntries: nearestInMemoryEntries)
     }
 
     var application: some ApplicationProtocol {

@@ -1,0 +1,134 @@
+import GRDB
+
+/// Every store of a catalog held in memory, each as the `Element` its
+/// reader chose, with a ``NearestTree`` over all the stores and one per
+/// list: ``Catalog/nearest(to:limit:withinMeters:list:)``'s answers,
+/// the same ones, without SQLite.
+///
+/// Why: a server answering nearest-store requests all day spends most of
+/// each one in SQLite — the search's index seeks, then a lookup per store —
+/// and decoding the rows it then encodes again (BENCHMARKS.md, server).
+/// Holding the stores in memory, already encoded as its answers need them,
+/// leaves a tree walk and a copy. The cost is memory that grows with the
+/// catalog, so ``Catalog/nearestSnapshot(maxEntries:_:)`` refuses a catalog
+/// over a size its caller picks, and the server keeps SQLite for those.
+///
+/// A snapshot is one state of the catalog: its holder builds a new one
+/// when ``Catalog/dataVersion()`` changes.
+public struct NearestSnapshot<Element: Sendable>: Sendable {
+    /// Each store as the snapshot's reader made it, in the catalog's own
+    /// order of stores (their integer keys), which is also the order of ties.
+    private let elements: [Element]
+    private let latitudes: [Double]
+    private let longitudes: [Double]
+    private let everyStore: NearestTree
+    private let lists: [String: NearestTree]
+
+    /// The stores held.
+    public var count: Int { elements.count }
+
+    fileprivate init(
+        elements: [Element], latitudes: [Double], longitudes: [Double], everyStore: NearestTree, lists: [String: NearestTree]
+    ) {
+        self.elements = elements
+        self.latitudes = latitudes
+        self.longitudes = longitudes
+        self.everyStore = everyStore
+        self.lists = lists
+    }
+
+    /// The `limit` stores nearest to `origin`, of `list` or of any list,
+    /// within `withinMeters` if given, nearest first, each with its
+    /// haversine distance: the answer of
+    /// ``Catalog/nearest(to:limit:withinMeters:list:)`` for the same state,
+    /// ties included, and the same errors.
+    public func nearest(
+        to origin: Coordinate, limit: Int = 10, withinMeters: Double? = nil, list: String? = nil
+    ) throws -> [(element: Element, distanceMeters: Double)] {
+        let maxRadius = try Catalog.checkNearest(origin, limit: limit, withinMeters: withinMeters)
+        let tree: NearestTree
+        if let list {
+            guard let listTree = lists[list] else { throw CatalogError.listNotFound(list) }
+            tree = listTree
+        } else {
+            tree = everyStore
+        }
+        let meter = DistanceFrom(origin)
+        let candidates = tree.candidates(
+            near: NearestTree.point(latitude: origin.latitude, longitude: origin.longitude),
+            limit: limit, maxChord: withinMeters.flatMap(NearestTree.chord(meters:)))
+        // Measured as the SQLite search measures, and ordered as it orders:
+        // by distance, then by the store's key (here its index).
+        var measured: [(item: Int, distance: Double)] = []
+        measured.reserveCapacity(candidates.count)
+        for candidate in candidates {
+            let item = Int(candidate)
+            let distance = meter.meters(toLatitude: latitudes[item], longitude: longitudes[item])
+            if distance <= maxRadius { measured.append((item, distance)) }
+        }
+        measured.sort { ($0.distance, $0.item) < ($1.distance, $1.item) }
+        return measured.prefix(limit).map { (elements[$0.item], $0.distance) }
+    }
+}
+
+extension Catalog {
+    /// Every store and list of the catalog in memory, as one
+    /// ``NearestSnapshot`` of one state, each store made into an `Element`
+    /// by `element`; nil when the catalog holds more than `maxEntries`
+    /// stores and list items together (each costs the snapshot about 60
+    /// bytes and its element).
+    public func nearestSnapshot<Element: Sendable>(
+        maxEntries: Int, _ element: (Store) throws -> Element
+    ) throws -> NearestSnapshot<Element>? {
+        try read { db in
+            guard let entries = try firstRow(
+                db, "SELECT (SELECT count(*) FROM stores) + (SELECT count(*) FROM list_items)", { _ in }, { $0.int(0) }),
+                entries <= maxEntries
+            else { return nil }
+            var keys: [Int64] = []
+            var elements: [Element] = []
+            var latitudes: [Double] = []
+            var longitudes: [Double] = []
+            var points: [SIMD3<Double>] = []
+            _ = try rows(db, "SELECT \(Store.columns), s.key FROM stores AS s ORDER BY s.key", { _ in }) { row in
+                let store = try Store(row)
+                keys.append(row.int64(8))
+                elements.append(try element(store))
+                latitudes.append(store.latitude)
+                longitudes.append(store.longitude)
+                points.append(NearestTree.point(latitude: store.latitude, longitude: store.longitude))
+            }
+            let everyStore = NearestTree(points: points, items: (0..<Int32(points.count)).map { $0 })
+            var lists: [String: NearestTree] = [:]
+            for (listKey, name) in try rows(db, "SELECT key, name FROM lists", { _ in }, { ($0.int64(0), $0.text(1) ?? "") }) {
+                var items: [Int32] = []
+                _ = try rows(db, "SELECT store FROM list_items WHERE list = ?", { $0.bind(listKey, at: 1) }) { row in
+                    // Keys are sorted: a store's item is found by bisection.
+                    let key = row.int64(0)
+                    var low = 0
+                    var high = keys.count
+                    while low < high {
+                        let middle = (low + high) / 2
+                        if keys[middle] < key { low = middle + 1 } else { high = middle }
+                    }
+                    guard low < keys.count, keys[low] == key else {
+                        throw CatalogError.database("list '\(name)' holds a store the catalog does not")
+                    }
+                    items.append(Int32(low))
+                }
+                lists[name] = NearestTree(points: items.map { points[Int($0)] }, items: items)
+            }
+            return NearestSnapshot(
+                elements: elements, latitudes: latitudes, longitudes: longitudes, everyStore: everyStore, lists: lists)
+        }
+    }
+
+    /// A number that changes whenever another connection — another
+    /// `Catalog`, in this process or another — commits a change to the
+    /// catalog's file (SQLite's `PRAGMA data_version`): what tells a
+    /// holder of a ``NearestSnapshot`` that it is out of date. Only ever
+    /// compare values from one `Catalog`.
+    public func dataVersion() throws -> Int64 {
+        try read { db in try firstRow(db, "PRAGMA data_version", { _ in }, { $0.int64(0) }) ?? 0 }
+    }
+}
