@@ -22,6 +22,17 @@ struct ServerBenchmark {
     /// route is the same body.
     static let nearQuery = "lat=37.5665&lng=126.978&limit=10"
 
+    /// wrk's Lua: each request from a point uniform over the sphere
+    /// (latitude from the arcsine of a uniform sine), seeded.
+    static let randomPointsScript = """
+        math.randomseed(14)
+        request = function()
+          local lat = math.deg(math.asin(2 * math.random() - 1))
+          local lng = 360 * math.random() - 180
+          return wrk.format("GET", string.format("/stores/near?lat=%.5f&lng=%.5f&limit=10", lat, lng))
+        end
+        """
+
     func run(into report: inout Report) throws {
         let database = try workspace.catalog()
         // The constant body is as long as the near answer (the CLI prints the same document).
@@ -43,18 +54,27 @@ struct ServerBenchmark {
         let near = try Wrk.run(
             url: server.base + "/stores/near?" + Self.nearQuery, seconds: seconds, connections: connections,
             samplingRSSOf: server.pid)
+        progress("server: wrk \(seconds) s on /stores/near from random points")
+        let randomScript = workspace.path("random-near.lua")
+        try Self.randomPointsScript.write(to: randomScript, atomically: true, encoding: .utf8)
+        let random = try Wrk.run(
+            url: server.base, script: randomScript, seconds: seconds, connections: connections, samplingRSSOf: nil)
         let share = near.requestsPerSecond / constant.requestsPerSecond
         report.rows.append(ReportRow(
             "serve: GET /stores/near vs constant body (req/s)",
             ours: Format.rate(near.requestsPerSecond), peer: Format.rate(constant.requestsPerSecond),
             ratio: String(format: "%.0f %%", share * 100), target: .atLeast(0.5, "50 %"), measured: share))
         report.rows.append(ReportRow(
+            "serve: GET /stores/near from random points (req/s)",
+            ours: Format.rate(random.requestsPerSecond), peer: Format.rate(constant.requestsPerSecond),
+            ratio: String(format: "%.0f %%", random.requestsPerSecond / constant.requestsPerSecond * 100)))
+        report.rows.append(ReportRow(
             "serve: GET /stores/near p99", ours: Format.milliseconds(near.p99Milliseconds),
             peer: Format.milliseconds(constant.p99Milliseconds), ratio: "—",
             target: .atMost(10, "10 ms"), measured: near.p99Milliseconds))
-        let errors = near.errors + constant.errors
+        let errors = near.errors + constant.errors + random.errors
         report.rows.append(ReportRow(
-            "serve: errors (socket + non-2xx)", ours: String(near.errors), peer: String(constant.errors), ratio: "—",
+            "serve: errors (socket + non-2xx)", ours: String(near.errors + random.errors), peer: String(constant.errors), ratio: "—",
             target: .atMost(0, "0"), measured: Double(errors)))
         if let early = near.rssAt10s, let late = near.rssAtEnd {
             let change = Double(late - early) / Double(early)
@@ -66,8 +86,10 @@ struct ServerBenchmark {
         report.notes.append("""
             server: `carousel serve` (this build) on 127.0.0.1 over the \(workspace.listName) catalog; \
             wrk -t2 -c\(connections) -d\(seconds)s --latency, first on GET /constant (a fixed \(bodyBytes)-byte JSON \
-            body, the size of the near answer), then GET /stores/near?\(Self.nearQuery); RSS of the server from \
-            /proc, sampled every second
+            body, the size of the near answer), then GET /stores/near?\(Self.nearQuery), then GET /stores/near \
+            with limit=10 from points uniform over the globe (seeded; most of them at sea, where the nearest \
+            stores are far and the search longest; p99 \(Format.milliseconds(random.p99Milliseconds))); RSS of \
+            the server from /proc, sampled every second
             """)
 
         guard let python else {
@@ -145,13 +167,14 @@ struct Wrk {
     var rssAt10s: Int?
     var rssAtEnd: Int?
 
-    static func run(url: String, seconds: Int, connections: Int, samplingRSSOf pid: Int32?) throws -> Wrk {
+    /// wrk on `url`, or with `script` (a Lua file making each request) on its host.
+    static func run(url: String, script: URL? = nil, seconds: Int, connections: Int, samplingRSSOf pid: Int32?) throws -> Wrk {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/wrk")
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/wrk") else {
             throw BenchError("the server benchmark loads it with wrk: apt-get install wrk")
         }
-        process.arguments = ["-t2", "-c\(connections)", "-d\(seconds)s", "--latency", url]
+        process.arguments = ["-t2", "-c\(connections)", "-d\(seconds)s", "--latency"] + (script.map { ["-s", $0.path] } ?? []) + [url]
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = FileHandle.nullDevice

@@ -18,23 +18,15 @@ import GRDB
 public struct NearestSnapshot<Element: Sendable>: Sendable {
     /// Each store as the snapshot's reader made it, in the catalog's own
     /// order of stores (their integer keys), which is also the order of ties.
-    private let elements: [Element]
-    private let latitudes: [Double]
-    private let longitudes: [Double]
-    private let everyStore: NearestTree
-    private let lists: [String: NearestTree]
+    @usableFromInline let elements: [Element]
+    @usableFromInline let locations: StoreLocations
 
     /// The stores held.
     public var count: Int { elements.count }
 
-    fileprivate init(
-        elements: [Element], latitudes: [Double], longitudes: [Double], everyStore: NearestTree, lists: [String: NearestTree]
-    ) {
+    fileprivate init(elements: [Element], locations: StoreLocations) {
         self.elements = elements
-        self.latitudes = latitudes
-        self.longitudes = longitudes
-        self.everyStore = everyStore
-        self.lists = lists
+        self.locations = locations
     }
 
     /// The `limit` stores nearest to `origin`, of `list` or of any list,
@@ -42,9 +34,34 @@ public struct NearestSnapshot<Element: Sendable>: Sendable {
     /// haversine distance: the answer of
     /// ``Catalog/nearest(to:limit:withinMeters:list:)`` for the same state,
     /// ties included, and the same errors.
+    ///
+    /// Inlinable so that a caller's module specializes it for its
+    /// `Element`: unspecialized, each call looked up the generic tuple's
+    /// metadata at run time.
+    @inlinable
     public func nearest(
         to origin: Coordinate, limit: Int = 10, withinMeters: Double? = nil, list: String? = nil
     ) throws -> [(element: Element, distanceMeters: Double)] {
+        try locations.nearest(to: origin, limit: limit, withinMeters: withinMeters, list: list).map {
+            (elements[$0.item], $0.distanceMeters)
+        }
+    }
+}
+
+/// Where each store of a ``NearestSnapshot`` is, and the trees over them:
+/// its search, which does not depend on the snapshot's `Element`.
+@usableFromInline
+struct StoreLocations: Sendable {
+    let latitudes: [Double]
+    let longitudes: [Double]
+    let everyStore: NearestTree
+    let lists: [String: NearestTree]
+
+    /// The nearest stores' items (their indices) and distances.
+    @usableFromInline
+    func nearest(
+        to origin: Coordinate, limit: Int, withinMeters: Double?, list: String?
+    ) throws -> [(item: Int, distanceMeters: Double)] {
         let maxRadius = try Catalog.checkNearest(origin, limit: limit, withinMeters: withinMeters)
         let tree: NearestTree
         if let list {
@@ -59,15 +76,16 @@ public struct NearestSnapshot<Element: Sendable>: Sendable {
             limit: limit, maxChord: withinMeters.flatMap(NearestTree.chord(meters:)))
         // Measured as the SQLite search measures, and ordered as it orders:
         // by distance, then by the store's key (here its index).
-        var measured: [(item: Int, distance: Double)] = []
+        var measured: [(item: Int, distanceMeters: Double)] = []
         measured.reserveCapacity(candidates.count)
         for candidate in candidates {
             let item = Int(candidate)
             let distance = meter.meters(toLatitude: latitudes[item], longitude: longitudes[item])
             if distance <= maxRadius { measured.append((item, distance)) }
         }
-        measured.sort { ($0.distance, $0.item) < ($1.distance, $1.item) }
-        return measured.prefix(limit).map { (elements[$0.item], $0.distance) }
+        measured.sort { ($0.distanceMeters, $0.item) < ($1.distanceMeters, $1.item) }
+        if measured.count > limit { measured.removeLast(measured.count - limit) }
+        return measured
     }
 }
 
@@ -119,7 +137,8 @@ extension Catalog {
                 lists[name] = NearestTree(points: items.map { points[Int($0)] }, items: items)
             }
             return NearestSnapshot(
-                elements: elements, latitudes: latitudes, longitudes: longitudes, everyStore: everyStore, lists: lists)
+                elements: elements,
+                locations: StoreLocations(latitudes: latitudes, longitudes: longitudes, everyStore: everyStore, lists: lists))
         }
     }
 

@@ -68,24 +68,24 @@ package struct NearestTree: Sendable {
     /// among the first `limit` is missed, ties at the `limit`-th included.
     package func candidates(near origin: SIMD3<Double>, limit: Int, maxChord: Double?) -> [Int32] {
         guard limit > 0, !items.isEmpty else { return [] }
-        let widen = { (chord: Double) in chord * (1 + 1e-9) + 1e-12 }
         // Beyond the antipode's chord of 2 nothing is farther.
-        let outer = maxChord.map(widen) ?? 3
+        let outer = maxChord.map(Self.widened) ?? 3
         return items.withUnsafeBufferPointer { items in
             coords.withUnsafeBufferPointer { coords in
                 let walker = Walker(items: items, coords: coords, origin: origin)
-                var nearest = BoundedMaxHeap(capacity: limit, bound: outer * outer)
-                walker.nearest(0, items.count, axis: 0, into: &nearest)
-                let radius = nearest.isFull ? min(outer, widen(nearest.top.squareRoot())) : outer
-                var found: [Int32] = []
-                found.reserveCapacity(limit + 4)
-                walker.within(radius * radius, 0, items.count, axis: 0, into: &found)
-                return found
+                var nearest = Nearest(capacity: limit, squaredBound: outer * outer)
+                walker.nearest(0, items.count, axis: 0, cellDistance: 0, offsets: .zero, into: &nearest)
+                return nearest.candidates()
             }
         }
     }
 
-    /// The searches, over the tree's arrays.
+    /// A chord with the margin ``candidates(near:limit:maxChord:)`` keeps.
+    static func widened(_ chord: Double) -> Double {
+        chord * (1 + 1e-9) + 1e-12
+    }
+
+    /// The search, over the tree's arrays.
     private struct Walker {
         let items: UnsafeBufferPointer<Int32>
         let coords: UnsafeBufferPointer<Double>
@@ -98,93 +98,95 @@ package struct NearestTree: Sendable {
             return dx * dx + dy * dy + dz * dz
         }
 
-        /// The split's offset from the origin along `axis`: the half beyond
-        /// it is at least this far.
-        func offset(_ position: Int, axis: Int) -> Double {
-            origin[axis] - coords[3 * position + axis]
-        }
-
-        /// The nearest items of [low, high), kept in `heap`.
-        func nearest(_ low: Int, _ high: Int, axis: Int, into heap: inout BoundedMaxHeap) {
+        /// Offers every item of [low, high) within `nearest`'s reach, the
+        /// range's cell being `cellDistance` (squared) from the origin,
+        /// `offsets` its offset along each axis. The cell's distance, not
+        /// just the split plane's, is what prunes (Arya & Mount's
+        /// incremental distance): from a point far from every store, an
+        /// ocean's, the plane alone let the walk into most of the tree.
+        func nearest(
+            _ low: Int, _ high: Int, axis: Int, cellDistance: Double, offsets: SIMD3<Double>, into nearest: inout Nearest
+        ) {
             if high - low <= NearestTree.leafSize {
-                for position in low..<high { heap.offer(squaredDistance(position)) }
+                for position in low..<high { nearest.offer(squaredDistance(position), items[position]) }
                 return
             }
             let middle = (low + high) >> 1
-            let offset = offset(middle, axis: axis)
+            // The split's offset from the origin along the axis: the half
+            // beyond it is at least this far.
+            let offset = origin[axis] - coords[3 * middle + axis]
             let next = axis == 2 ? 0 : axis + 1
-            heap.offer(squaredDistance(middle))
-            // The origin's side first: its points bound the far side's search.
-            if offset < 0 {
-                nearest(low, middle, axis: next, into: &heap)
-                if offset * offset <= heap.limit { nearest(middle + 1, high, axis: next, into: &heap) }
-            } else {
-                nearest(middle + 1, high, axis: next, into: &heap)
-                if offset * offset <= heap.limit { nearest(low, middle, axis: next, into: &heap) }
+            nearest.offer(squaredDistance(middle), items[middle])
+            var farOffsets = offsets
+            farOffsets[axis] = offset
+            let farDistance = cellDistance - offsets[axis] * offsets[axis] + offset * offset
+            // The origin's side first: its items bound the far side's search.
+            let (near, far) = offset < 0 ? ((low, middle), (middle + 1, high)) : ((middle + 1, high), (low, middle))
+            self.nearest(near.0, near.1, axis: next, cellDistance: cellDistance, offsets: offsets, into: &nearest)
+            if farDistance <= nearest.reach {
+                self.nearest(far.0, far.1, axis: next, cellDistance: farDistance, offsets: farOffsets, into: &nearest)
             }
-        }
-
-        /// Every item of [low, high) within √`squaredRadius`, appended to `found`.
-        func within(_ squaredRadius: Double, _ low: Int, _ high: Int, axis: Int, into found: inout [Int32]) {
-            if high - low <= NearestTree.leafSize {
-                for position in low..<high where squaredDistance(position) <= squaredRadius {
-                    found.append(items[position])
-                }
-                return
-            }
-            let middle = (low + high) >> 1
-            let offset = offset(middle, axis: axis)
-            let next = axis == 2 ? 0 : axis + 1
-            if squaredDistance(middle) <= squaredRadius { found.append(items[middle]) }
-            if offset < 0 || offset * offset <= squaredRadius { within(squaredRadius, low, middle, axis: next, into: &found) }
-            if offset > 0 || offset * offset <= squaredRadius { within(squaredRadius, middle + 1, high, axis: next, into: &found) }
         }
     }
 
-    /// The `capacity` smallest squared distances offered, largest on top:
-    /// only the distances, since ``candidates(near:limit:maxChord:)``
-    /// collects the items in a second walk.
-    struct BoundedMaxHeap {
-        private var values: [Double] = []
+    /// The `capacity` nearest items offered, in a max-heap of squared
+    /// chords, and the near misses: items beyond the heap's top but within
+    /// its margin, which may tie with the top once measured exactly. One
+    /// walk finds both.
+    struct Nearest {
+        private var heap: [(squared: Double, item: Int32)] = []
+        private var nearMisses: [(squared: Double, item: Int32)] = []
         private let capacity: Int
-        private let bound: Double
+        private let squaredBound: Double
+        /// Items farther (squared) than this can be neither among the
+        /// nearest nor a near miss; it only shrinks.
+        private(set) var reach: Double
 
-        init(capacity: Int, bound: Double) {
+        init(capacity: Int, squaredBound: Double) {
             self.capacity = capacity
-            self.bound = bound
-            values.reserveCapacity(min(capacity, 1 << 12))
+            self.squaredBound = squaredBound
+            reach = squaredBound
+            heap.reserveCapacity(min(capacity, 1 << 12))
         }
 
-        var isFull: Bool { values.count == capacity }
-        var top: Double { values[0] }
-        /// Nothing farther can enter.
-        var limit: Double { isFull ? min(values[0], bound) : bound }
-
-        mutating func offer(_ value: Double) {
-            guard value <= limit else { return }
-            if !isFull {
-                values.append(value)
-                var child = values.count - 1
+        mutating func offer(_ squared: Double, _ item: Int32) {
+            guard squared <= reach else { return }
+            if heap.count < capacity {
+                heap.append((squared, item))
+                var child = heap.count - 1
                 while child > 0 {
                     let parent = (child - 1) / 2
-                    guard values[parent] < values[child] else { break }
-                    values.swapAt(parent, child)
+                    guard heap[parent].squared < heap[child].squared else { break }
+                    heap.swapAt(parent, child)
                     child = parent
                 }
-            } else {
-                guard value < values[0] else { return }
-                values[0] = value
+            } else if squared < heap[0].squared {
+                nearMisses.append(heap[0])
+                heap[0] = (squared, item)
                 var parent = 0
                 while true {
                     var largest = parent
                     let left = 2 * parent + 1
-                    if left < values.count, values[left] > values[largest] { largest = left }
-                    if left + 1 < values.count, values[left + 1] > values[largest] { largest = left + 1 }
+                    if left < heap.count, heap[left].squared > heap[largest].squared { largest = left }
+                    if left + 1 < heap.count, heap[left + 1].squared > heap[largest].squared { largest = left + 1 }
                     guard largest != parent else { break }
-                    values.swapAt(parent, largest)
+                    heap.swapAt(parent, largest)
                     parent = largest
                 }
+            } else {
+                nearMisses.append((squared, item))
             }
+            if heap.count == capacity {
+                let widened = NearestTree.widened(heap[0].squared.squareRoot())
+                reach = min(squaredBound, widened * widened)
+            }
+        }
+
+        /// The nearest items and the near misses still within reach.
+        func candidates() -> [Int32] {
+            var found = heap.map(\.item)
+            for miss in nearMisses where miss.squared <= reach { found.append(miss.item) }
+            return found
         }
     }
 
