@@ -50,6 +50,12 @@ public struct CarouselServer: Sendable {
         try nearestAnswers.buildNow()
     }
 
+    /// Starts building that snapshot in the background and returns at
+    /// once: `carousel serve` does so as it starts.
+    public func prepareNearestAnswersInBackground() throws {
+        try nearestAnswers.prepareInBackground()
+    }
+
     /// Whether `GET /stores/near` is answered from memory for the
     /// catalog's current state (a commit since the snapshot was built
     /// sends requests to SQLite until the next one is).

@@ -64,6 +64,21 @@ final class NearestAnswers: Sendable {
     func answer(to origin: Coordinate, limit: Int, withinMeters: Double?, list: String?) throws -> ByteBuffer? {
         guard let watch, let path else { return nil }
         let version = try watch.dataVersion()
+        guard let snapshot = startBuildUnlessCurrent(path: path, version: version) else { return nil }
+        return Self.json(try snapshot.nearest(to: origin, limit: limit, withinMeters: withinMeters, list: list))
+    }
+
+    /// Starts building the snapshot of the catalog's current state in the
+    /// background, unless it is held or being built: what a server does as
+    /// it starts, so that its first requests do not pay for it.
+    func prepareInBackground() throws {
+        guard let watch, let path else { return }
+        _ = startBuildUnlessCurrent(path: path, version: try watch.dataVersion())
+    }
+
+    /// The snapshot if it is of `version`; else nil, after starting a build
+    /// if none is under way and `version` was not found too large.
+    private func startBuildUnlessCurrent(path: String, version: Int64) -> Snapshot? {
         let (snapshot, build) = state.withLock { state -> (Snapshot?, Bool) in
             if state.version == version, let snapshot = state.snapshot { return (snapshot, false) }
             guard !state.isBuilding, state.refusedVersion != version else { return (nil, false) }
@@ -71,8 +86,7 @@ final class NearestAnswers: Sendable {
             return (nil, true)
         }
         if build { startBuild(path: path, version: version) }
-        guard let snapshot else { return nil }
-        return Self.json(try snapshot.nearest(to: origin, limit: limit, withinMeters: withinMeters, list: list))
+        return snapshot
     }
 
     /// Whether the held snapshot is of the catalog's current state.

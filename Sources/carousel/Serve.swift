@@ -55,6 +55,8 @@ extension Carousel {
             let catalog = try database.openCatalog()
             let server = CarouselServer(
                 catalog: catalog, constantRouteBytes: constantRouteBytes, nearestInMemoryEntries: nearestInMemory)
+            // Its first requests answered from memory, not while it is built.
+            try server.prepareNearestAnswersInBackground()
             let logger = Logger(label: "carousel.serve")
             let host = host
             let app = server.application(host: host, port: port, logger: logger) { port in

@@ -102,10 +102,22 @@ import TestSupport
         }
     }
 
+    @Test func aSnapshotStartedInTheBackgroundIsHeldWithoutARequest() async throws {
+        let fixture = try Self.fixture()
+        #expect(try !fixture.server.nearestAnswersAreInMemory())
+        try fixture.server.prepareNearestAnswersInBackground()
+        let deadline = ContinuousClock.now + .seconds(20)
+        while try !fixture.server.nearestAnswersAreInMemory(), ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        #expect(try fixture.server.nearestAnswersAreInMemory())
+    }
+
     @Test func aCatalogOverTheSizeAllowedIsAnsweredThroughSQLite() async throws {
         // 104 stores and 104 list items: over 200.
         let fixture = try Self.fixture(nearestInMemoryEntries: 200)
         #expect(try !fixture.server.prepareNearestAnswers())
+        try fixture.server.prepareNearestAnswersInBackground()  // found too large already: nothing to start
         let expected = try fixture.catalog.nearest(to: Coordinate(latitude: 37.5, longitude: 127.03), limit: 22).map(\.store.id)
         try await fixture.application.test(.router) { client in
             let response = try await client.checked(.get, "/stores/near?lat=37.5&lng=127.03&limit=22", template: "/stores/near")
