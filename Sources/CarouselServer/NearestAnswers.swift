@@ -19,7 +19,7 @@ import Synchronization
 /// imports and another process's alike; when it has moved, requests are
 /// answered through SQLite while a new snapshot is built in the background,
 /// so no answer is ever staler than SQLite's own. A catalog of more than
-/// ``maxEntries`` stores and list items is never held (about 250 bytes
+/// ``maxEntries`` stores and list items is never held (about 130 bytes
 /// each, with the JSON): it stays on SQLite, whose memory does not grow.
 final class NearestAnswers: Sendable {
     /// The snapshot's element: a store's JSON object without its closing

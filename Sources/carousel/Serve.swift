@@ -31,7 +31,7 @@ extension Carousel {
         @Option(
             help: ArgumentHelp(
                 "Answer GET /stores/near from memory while the catalog holds at most this many stores and list items together.",
-                discussion: "About 250 bytes each; a larger catalog is answered through SQLite. 0: always through SQLite.",
+                discussion: "About 130 bytes each; a larger catalog is answered through SQLite. 0: always through SQLite.",
                 valueName: "entries"))
         var nearestInMemory = CarouselServer.standardNearestInMemoryEntries
 

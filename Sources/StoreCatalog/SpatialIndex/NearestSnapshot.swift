@@ -94,7 +94,7 @@ extension Catalog {
     /// ``NearestSnapshot`` of one state, each store made into an `Element`
     /// by `element`; nil when the catalog holds more than `maxEntries`
     /// stores and list items together (each costs the snapshot about 60
-    /// bytes and its element).
+    /// bytes, and each store its element besides).
     public func nearestSnapshot<Element: Sendable>(
         maxEntries: Int, _ element: (Store) throws -> Element
     ) throws -> NearestSnapshot<Element>? {
