@@ -13,7 +13,7 @@ extension Carousel {
             abstract: "Serve the catalog and live map sync over HTTP and WebSocket, with a page at /.",
             discussion: """
                 JSON endpoints (described at /openapi.json): GET /lists, /lists/{name}/stores, \
-                /stores/{list}/{id}, /stores/near, /stores/bbox; POST /lists/{name}/import, /simulate; \
+                /lists/{name}/clusters, /stores/{list}/{id}, /stores/near, /stores/bbox; POST /lists/{name}/import, /simulate; \
                 and the WebSocket /lists/{name}/session. Open http://HOST:PORT/ in a browser to see \
                 the map and the carousel in sync. Stops gracefully on SIGINT or SIGTERM; logs one line \
                 per request on stderr.
