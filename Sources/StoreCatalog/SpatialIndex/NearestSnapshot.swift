@@ -1,7 +1,7 @@
 import GRDB
 
 /// Every store of a catalog held in memory, each as the `Element` its
-/// reader chose, with a ``NearestTree`` over all the stores and one per
+/// reader chose, with a k-d tree over all the stores and one per
 /// list: ``Catalog/nearest(to:limit:withinMeters:list:)``'s answers,
 /// the same ones, without SQLite.
 ///
