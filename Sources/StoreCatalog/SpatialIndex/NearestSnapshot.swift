@@ -94,14 +94,15 @@ extension Catalog {
     /// ``NearestSnapshot`` of one state, each store made into an `Element`
     /// by `element`; nil when the catalog holds more than `maxEntries`
     /// stores and list items together (each costs the snapshot about 60
-    /// bytes, and each store its element besides).
+    /// bytes, and each store its element besides), or more than 2³¹ − 1.
     public func nearestSnapshot<Element: Sendable>(
         maxEntries: Int, _ element: (Store) throws -> Element
     ) throws -> NearestSnapshot<Element>? {
         try read { db in
             guard let entries = try firstRow(
                 db, "SELECT (SELECT count(*) FROM stores) + (SELECT count(*) FROM list_items)", { _ in }, { $0.int(0) }),
-                entries <= maxEntries
+                // Trees number their items in 32 bits.
+                entries <= min(maxEntries, Int(Int32.max))
             else { return nil }
             var keys: [Int64] = []
             var elements: [Element] = []
