@@ -31,7 +31,8 @@ final class NearestAnswers: Sendable {
         /// The data version `snapshot` was built at.
         var version: Int64?
         var isBuilding = false
-        /// A version found over ``maxEntries``: not tried again.
+        /// A version found over ``maxEntries``, or whose build failed: not
+        /// tried again.
         var refusedVersion: Int64?
     }
 
@@ -106,9 +107,13 @@ final class NearestAnswers: Sendable {
 
     private func startBuild(path: String, version: Int64) {
         builder.async { [self] in
-            // A failed build leaves SQLite answering; the next change of
-            // version tries again.
-            _ = try? build(path: path, version: version)
+            do {
+                _ = try build(path: path, version: version)
+            } catch {
+                // SQLite keeps answering; the next change of version tries
+                // again, rather than every request.
+                state.withLock { $0.refusedVersion = version }
+            }
         }
     }
 
