@@ -25,10 +25,13 @@ extension Carousel {
         @Option(help: "The address to listen on.")
         var host = "127.0.0.1"
 
-        @Option(help: "The port to listen on (0: any free port, printed at start).")
+        // Numbers parse unconditionally, as everywhere in the CLI: `--port -1`
+        // is then a range error, not "missing value".
+        @Option(parsing: .unconditional, help: "The port to listen on (0: any free port, printed at start).")
         var port = 8080
 
         @Option(
+            parsing: .unconditional,
             help: ArgumentHelp(
                 "Answer GET /stores/near from memory while the catalog holds at most this many stores and list items together.",
                 discussion: "About 130 bytes each; a larger catalog is answered through SQLite. 0: always through SQLite.",
@@ -38,7 +41,7 @@ extension Carousel {
         @Option(help: .hidden)
         var constantRouteBytes: Int?
 
-        /// 10⁸ entries: some 25 GB, beyond any machine this serves from.
+        /// 10⁸ entries: some 13 GB, beyond any machine this serves from.
         static let maxNearestInMemory = 100_000_000
 
         func validate() throws {

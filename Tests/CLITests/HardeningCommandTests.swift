@@ -44,7 +44,13 @@ struct HardeningCommandTests {
         expectOneLineError(
             try CarouselProcess.run(["serve", "--nearest-in-memory", "9223372036854775807"]),
             "--nearest-in-memory must be in 0...100000000")
+        expectOneLineError(
+            try CarouselProcess.run(["serve", "--nearest-in-memory", "-33"]), "--nearest-in-memory must be in 0...100000000 (got -33)")
+        for value in ["nan", "1e308", "", "99999999999999999999"] {
+            expectOneLineError(try CarouselProcess.run(["serve", "--nearest-in-memory", value]), "--nearest-in-memory")
+        }
         expectOneLineError(try CarouselProcess.run(["serve", "--port", "70000"]), "--port must be in 0...65535 (got 70000)")
+        expectOneLineError(try CarouselProcess.run(["serve", "--port", "-1"]), "--port must be in 0...65535 (got -1)")
         let help = try CarouselProcess.run(["serve", "--help"])
         #expect(help.stdout.contains("--nearest-in-memory <entries>"), "\(help.stdout)")
     }
