@@ -98,7 +98,9 @@ extension Catalog {
 
     /// The `limit` stores nearest to `origin` by great-circle distance,
     /// nearest first, optionally only within `withinMeters` and only of
-    /// `list`. Exact, searched over the spatial index.
+    /// `list`. Exact, searched over the spatial index. A radius beyond half
+    /// the Earth's circumference, infinity included (a radius in kilometres
+    /// such as 1e308 overflows to it in meters), bounds nothing.
     public func nearest(
         to origin: Coordinate, limit: Int = 10, withinMeters: Double? = nil, list: String? = nil
     ) throws -> [StoreDistance] {
@@ -143,10 +145,10 @@ extension Catalog {
         guard origin.isValid else { throw CatalogError.invalidArgument("\(origin) is not a valid latitude,longitude") }
         guard limit > 0 else { throw CatalogError.invalidArgument("the limit must be at least 1 (got \(limit))") }
         guard let withinMeters else { return Haversine.maximumDistanceMeters }
-        guard withinMeters.isFinite, withinMeters >= 0 else {
+        guard withinMeters >= 0 else {  // NaN too
             throw CatalogError.invalidArgument("the radius must be a distance of 0 or more (got \(withinMeters))")
         }
-        return withinMeters
+        return min(withinMeters, Haversine.maximumDistanceMeters)
     }
 
     /// The stores inside `box`, of `list` or of any list, in index order

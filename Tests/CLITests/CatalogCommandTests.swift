@@ -107,6 +107,10 @@ struct CatalogCommandTests {
 
         let near = try workspace.run(["near", "--lat", "0", "--lng", "0", "--within-km", "10"])
         #expect(near.lines == ["No stores."])
+        // 1e308 km overflows to infinity in meters: no bound, not an error.
+        let everywhere = try workspace.run(["near", "--lat", "-33.8", "--lng", "151.2", "--within-km", "1e308", "--limit", "1", "--json"])
+        #expect(everywhere.status == 0, "\(everywhere.stderr)")
+        #expect(everywhere.stdout == (try workspace.run(["near", "--lat", "-33.8", "--lng", "151.2", "--limit", "1", "--json"])).stdout)
     }
 
     @Test("bad rows: nothing imported, every issue listed (20, then a count), exit 1")

@@ -41,7 +41,7 @@ import TestSupport
         }
         queries += [
             "lat=37.5&lng=127.03&limit=21", "lat=37.5&lng=127.03&limit=19&list=more", "lat=-37.5&lng=-52.97&limit=3",
-            "lat=90&lng=0", "lat=-90&lng=180&limit=2", "lat=1&lng=1&list=nowhere", "lat=1&lng=1&limit=0",
+            "lat=90&lng=0", "lat=-90&lng=180&limit=2", "lat=-33.8&lng=151.2&withinKm=1e308&limit=3", "lat=1&lng=1&list=nowhere", "lat=1&lng=1&limit=0",
             "lat=91&lng=0", "lat=1&lng=1&withinKm=-1",
         ]
         return queries
@@ -69,6 +69,7 @@ import TestSupport
         }
         #expect(try fixture.server.nearestAnswersAreInMemory())
         #expect(expected.values.contains { $0.array.count == 21 })
+        #expect(expected["lat=-33.8&lng=151.2&withinKm=1e308&limit=3"]?.array.count == 3)
     }
 
     @Test func aCommitIsSeenByTheNextRequestAndTheSnapshotIsBuiltAgain() async throws {

@@ -76,6 +76,8 @@ struct NearestSnapshotTests {
             #expect(found?.localizedDescription == expected?.localizedDescription)
         }
         #expect(throws: CatalogError.self) { try snapshot.nearest(to: Coordinate(latitude: 91, longitude: 0)) }
+        #expect(try snapshot.nearest(to: origin, limit: 7, withinMeters: .infinity).map(\.element)
+            == fixture.catalog.nearest(to: origin, limit: 7).map(\.store))
     }
 
     @Test("the data version moves when another connection commits, and only then")

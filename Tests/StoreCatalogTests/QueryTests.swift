@@ -174,6 +174,10 @@ struct QueryTests {
         #expect(throws: CatalogError.self) { try BoundingBox(south: 10, west: 0, north: 5, east: 1) }
         #expect(throws: CatalogError.self) { try BoundingBox(south: 0, west: 0, north: 5, east: .nan) }
         #expect(try catalog.nearest(to: seoul, limit: 5, withinMeters: 0).isEmpty)
+        #expect(throws: CatalogError.self) { try catalog.nearest(to: seoul, withinMeters: .nan) }
+        // A radius past the antipode, infinity included, bounds nothing.
+        #expect(try catalog.nearest(to: seoul, limit: 5, withinMeters: .infinity) == catalog.nearest(to: seoul, limit: 5))
+        #expect(try catalog.nearest(to: seoul, limit: 5, withinMeters: 1e300) == catalog.nearest(to: seoul, limit: 5))
     }
 
     @Test("spatial and position queries search indexes; no statement scans a table")
