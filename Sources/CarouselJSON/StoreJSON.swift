@@ -26,6 +26,30 @@ package enum StoreJSON {
         return text + "]"
     }
 
+    /// `store`'s object without its closing brace, written ahead of time
+    /// for ``array(openObjects:)``: a server holding its stores this way
+    /// answers a distance search with copies.
+    package static func openObject(_ store: Store) -> [UInt8] {
+        Array(object(store).utf8.dropLast())
+    }
+
+    /// ``array(_:)``'s document, the same bytes, from objects written ahead
+    /// by ``openObject(_:)``.
+    package static func array(openObjects rows: [(object: [UInt8], distanceMeters: Double)]) -> [UInt8] {
+        guard !rows.isEmpty else { return Array("[]".utf8) }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(rows.reduce(4) { $0 + $1.object.count + 48 })
+        bytes += "[\n".utf8
+        for (index, row) in rows.enumerated() {
+            bytes += row.object
+            bytes += ",\"distanceMeters\":".utf8
+            bytes += JSONNumber.exact(row.distanceMeters).utf8
+            bytes += (index == rows.count - 1 ? "}\n" : "},\n").utf8
+        }
+        bytes += "]".utf8
+        return bytes
+    }
+
     /// Appends `{"id","name","latitude","longitude",…}` for `store`; numbers
     /// exact, attribute values that are JSON numbers as numbers.
     package static func append(_ store: Store, distanceMeters: Double?, to text: inout String) {

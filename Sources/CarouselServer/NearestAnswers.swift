@@ -23,7 +23,8 @@ import Synchronization
 /// each, with the JSON): it stays on SQLite, whose memory does not grow.
 final class NearestAnswers: Sendable {
     /// The snapshot's element: a store's JSON object without its closing
-    /// brace, so that the distance can follow its last member.
+    /// brace (``StoreJSON/openObject(_:)``), so that the distance can
+    /// follow its last member.
     typealias Snapshot = NearestSnapshot<[UInt8]>
 
     private struct State {
@@ -66,7 +67,8 @@ final class NearestAnswers: Sendable {
         guard let watch, let path else { return nil }
         let version = try watch.dataVersion()
         guard let snapshot = startBuildUnlessCurrent(path: path, version: version) else { return nil }
-        return Self.json(try snapshot.nearest(to: origin, limit: limit, withinMeters: withinMeters, list: list))
+        let found = try snapshot.nearest(to: origin, limit: limit, withinMeters: withinMeters, list: list)
+        return ByteBuffer(bytes: StoreJSON.array(openObjects: found.map { ($0.element, $0.distanceMeters) }))
     }
 
     /// Starts building the snapshot of the catalog's current state in the
@@ -122,9 +124,7 @@ final class NearestAnswers: Sendable {
     /// again rather than trust it.
     private func build(path: String, version: Int64) throws -> Bool {
         defer { state.withLock { $0.isBuilding = false } }
-        let snapshot = try Catalog(path: path, access: .read).nearestSnapshot(maxEntries: maxEntries) { store in
-            Array(StoreJSON.object(store).utf8.dropLast())
-        }
+        let snapshot = try Catalog(path: path, access: .read).nearestSnapshot(maxEntries: maxEntries, StoreJSON.openObject)
         state.withLock { state in
             if let snapshot {
                 state.snapshot = snapshot
@@ -135,22 +135,5 @@ final class NearestAnswers: Sendable {
             }
         }
         return snapshot != nil
-    }
-
-    /// The answer as ``StoreJSON/array(_:)`` writes it: one store per line,
-    /// `distanceMeters` last.
-    static func json(_ found: [(element: [UInt8], distanceMeters: Double)]) -> ByteBuffer {
-        guard !found.isEmpty else { return ByteBuffer(string: "[]") }
-        var buffer = ByteBuffer()
-        buffer.reserveCapacity(found.reduce(4) { $0 + $1.element.count + 48 })
-        buffer.writeString("[\n")
-        for (index, row) in found.enumerated() {
-            buffer.writeBytes(row.element)
-            buffer.writeString(",\"distanceMeters\":")
-            buffer.writeString(JSONNumber.exact(row.distanceMeters))
-            buffer.writeString(index == found.count - 1 ? "}\n" : "},\n")
-        }
-        buffer.writeString("]")
-        return buffer
     }
 }
