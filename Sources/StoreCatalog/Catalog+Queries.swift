@@ -132,9 +132,8 @@ extension Catalog {
                 let distance = meter.meters(toLatitude: row.double(1), longitude: row.double(2))
                 if distance <= maxRadius { found.append((row.int64(0), distance)) }
             }
-            found.sort { ($0.distance, $0.store) < ($1.distance, $1.store) }
-            let nearest = found.prefix(limit)
-            return try zip(stores(keys: nearest.map(\.store), db), nearest).map {
+            found.keepNearest(limit) { ($0.distance, $0.store) }
+            return try zip(stores(keys: found.map(\.store), db), found).map {
                 StoreDistance(store: $0, distanceMeters: $1.distance)
             }
         }

@@ -125,7 +125,18 @@ package struct NearestSearch {
         }
         var found: [(store: Int64, distance: Double)] = []
         for case let read? in bands { for candidate in read.stores where candidate.distance <= radius { found.append(candidate) } }
-        found.sort { ($0.distance, $0.store) < ($1.distance, $1.store) }
-        return Array(found.prefix(limit))
+        found.keepNearest(limit) { ($0.distance, $0.store) }
+        return found
+    }
+}
+
+extension Array {
+    /// Keeps the first `limit` elements in the order of every nearest
+    /// answer: by distance, ties by the store's key (its import order). The
+    /// SQLite search, the full scan and ``NearestSnapshot`` all end here,
+    /// so they answer alike, ties included.
+    mutating func keepNearest<Key: Comparable>(_ limit: Int, by rank: (Element) -> (distance: Double, key: Key)) {
+        sort { rank($0) < rank($1) }
+        if count > limit { removeLast(count - limit) }
     }
 }

@@ -74,8 +74,8 @@ struct StoreLocations: Sendable {
         let candidates = tree.candidates(
             near: NearestTree.point(latitude: origin.latitude, longitude: origin.longitude),
             limit: limit, maxChord: withinMeters.flatMap(NearestTree.chord(meters:)))
-        // Measured as the SQLite search measures, and ordered as it orders:
-        // by distance, then by the store's key (here its index).
+        // Measured as the SQLite search measures, and ordered as it orders
+        // (the store's key being here its index).
         var measured: [(item: Int, distanceMeters: Double)] = []
         measured.reserveCapacity(candidates.count)
         for candidate in candidates {
@@ -83,8 +83,7 @@ struct StoreLocations: Sendable {
             let distance = meter.meters(toLatitude: latitudes[item], longitude: longitudes[item])
             if distance <= maxRadius { measured.append((item, distance)) }
         }
-        measured.sort { ($0.distanceMeters, $0.item) < ($1.distanceMeters, $1.item) }
-        if measured.count > limit { measured.removeLast(measured.count - limit) }
+        measured.keepNearest(limit) { ($0.distanceMeters, $0.item) }
         return measured
     }
 }
