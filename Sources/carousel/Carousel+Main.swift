@@ -11,6 +11,9 @@ extension Carousel {
     static func main() {
         StandardOutput.shared.ignoreBrokenPipe()
         let arguments = Array(CommandLine.arguments.dropFirst())
+        if let focus = Focus.AtOffset(commandLine: arguments) {
+            finish { try focus.run() }
+        }
         var command: any ParsableCommand
         do {
             command = try parseSubcommandAlone(arguments) ?? parseAsRoot(arguments)
@@ -23,8 +26,14 @@ extension Carousel {
             let message = CommandSuggestion.unknownCommand(in: arguments, root: self) ?? message(for: error)
             fail(ErrorReport(message: ErrorReport.oneLine(message), status: .usage))
         }
+        finish { try command.run() }
+    }
+
+    /// Runs a parsed command, flushes what it printed and exits: 0, or the
+    /// status of what it threw with one line on stderr.
+    static func finish(_ run: () throws -> Void) -> Never {
         do {
-            try command.run()
+            try run()
             StandardOutput.shared.flush()
         } catch {
             StandardOutput.shared.flush()

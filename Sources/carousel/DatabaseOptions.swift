@@ -17,6 +17,11 @@ struct DatabaseOptions: ParsableArguments {
 
     /// `--db`, else `$CAROUSEL_DB`, else the per-user default.
     func resolvedPath(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> String {
+        try Self.resolvedPath(path, environment: environment)
+    }
+
+    /// `path` (a `--db` value), else `$CAROUSEL_DB`, else the per-user default.
+    static func resolvedPath(_ path: String?, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> String {
         if let path { return path }
         if let path = environment["CAROUSEL_DB"], !path.isEmpty { return path }
         let dataHome: URL
@@ -44,6 +49,12 @@ struct DatabaseOptions: ParsableArguments {
     /// The catalog for a command that only reads it: a file this process
     /// cannot write is opened read-only rather than refused.
     func openCatalogForReading() throws -> Catalog {
-        try Catalog(path: resolvedPath(), access: .read)
+        try Self.openCatalogForReading(path)
+    }
+
+    /// The catalog at `path` (a `--db` value, or nil for the default) for a
+    /// command that only reads it.
+    static func openCatalogForReading(_ path: String?) throws -> Catalog {
+        try Catalog(path: resolvedPath(path), access: .read)
     }
 }

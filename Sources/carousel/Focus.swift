@@ -60,26 +60,49 @@ extension Carousel {
             }
         }
 
+        /// The offset form as plain values; nil for the script form.
+        var atOffset: AtOffset? {
+            guard script == nil, let offset else { return nil }
+            return AtOffset(databasePath: database.path, list: list, offset: offset, layout: layout.spec, json: json)
+        }
+
         func run() throws {
+            if let atOffset { return try atOffset.run() }
+            guard let script else { throw CLIError("give --offset X or --script FILE") }
             let stores = try CatalogStoreDirectory(catalog: database.openCatalogForReading(), list: list)
-            let carousel: CarouselLayout, contentOffset: Double
-            if let script {
-                let read = try Simulate.readScript(at: script, layout: layout)
-                // Only where the carousel stops matters: no timeline is kept.
-                let simulation = try Simulate.simulate(
-                    read, stores: stores, trace: false, until: at, limits: limits.limits, source: script) { _ in }
-                (carousel, contentOffset) = (simulation.layout, simulation.offset)
-            } else {
-                carousel = try layout.layout(dataCount: stores.count)
+            let read = try Simulate.readScript(at: script, layout: layout)
+            // Only where the carousel stops matters: no timeline is kept.
+            let simulation = try Simulate.simulate(
+                read, stores: stores, trace: false, until: at, limits: limits.limits, source: script) { _ in }
+            try Self.printFocus(carousel: simulation.layout, offset: simulation.offset, stores: stores, json: json)
+        }
+
+        /// `focus --offset X`, the form apps and scripts call at each swipe,
+        /// as plain values: what it prints depends on these alone.
+        struct AtOffset: Equatable {
+            /// `--db`, or nil for the default catalog.
+            var databasePath: String?
+            var list: String
+            var offset: Double
+            var layout: LayoutSpec
+            var json: Bool
+
+            func run() throws {
+                let stores = try CatalogStoreDirectory(catalog: DatabaseOptions.openCatalogForReading(databasePath), list: list)
+                let carousel = try layout.layout(dataCount: stores.count)
                 // A scroll view without bounce never leaves its content.
-                contentOffset = carousel.clampedOffset(offset ?? 0)
+                try Focus.printFocus(carousel: carousel, offset: carousel.clampedOffset(offset), stores: stores, json: json)
             }
-            let index = carousel.focusedDataIndex(at: contentOffset)
+        }
+
+        /// Prints the focused card at `offset` and the visible ones.
+        static func printFocus(carousel: CarouselLayout, offset: Double, stores: CatalogStoreDirectory, json: Bool) throws {
+            let index = carousel.focusedDataIndex(at: offset)
             let store = try index.map(stores.store(at:))
-            let visible = carousel.visibleItems(at: contentOffset)
+            let visible = carousel.visibleItems(at: offset)
             print(json
                 ? Self.json(index: index, store: store, visible: visible)
-                : try Self.text(store: store, index: index, offset: contentOffset, visible: visible, stores: stores))
+                : try Self.text(store: store, index: index, offset: offset, visible: visible, stores: stores))
         }
 
         /// `{"index","store","visible":[{"index","fraction","scale"}]}`, in that order.
@@ -113,5 +136,26 @@ extension Carousel {
                 \(table.render())
                 """
         }
+    }
+}
+
+extension Carousel.Focus.AtOffset {
+    /// The command line `focus --list L --offset X [--db PATH] [--json]`, in
+    /// any order, read without ArgumentParser (``PlainCommandLine``: in a
+    /// cold start, ArgumentParser's reflection cost as much as everything
+    /// else together); nil for any other command line — other flags, the
+    /// script form, and every line that is an error — which `Focus` then
+    /// parses and reports. The layout is the default one, as it is without
+    /// layout flags.
+    init?(commandLine arguments: [String]) {
+        guard arguments.first == "focus",
+            let line = PlainCommandLine(
+                arguments.dropFirst(), options: ["db", "list", "offset"], unconditional: ["offset"], flags: ["json"]),
+            let list = line.values["list"],
+            // ArgumentParser's own reading of a Double; a non-finite offset
+            // is left to `validate()` to report.
+            let offset = line.values["offset"].flatMap(Double.init(argument:)), offset.isFinite
+        else { return nil }
+        self.init(databasePath: line.values["db"], list: list, offset: offset, layout: LayoutSpec(), json: line.flags.contains("json"))
     }
 }

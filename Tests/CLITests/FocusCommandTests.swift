@@ -55,6 +55,23 @@ struct FocusCommandTests {
         #expect(result.lines.contains { $0.contains("Haneul Coffee Gangnam Station") && $0.hasSuffix("0.11  0.733") }, "\(result.stdout)")
     }
 
+    /// `focus --list L --offset X [--db P] [--json]` is read without
+    /// ArgumentParser (`PlainCommandLineTests`); with `--db` before the
+    /// subcommand the same line goes through ArgumentParser. Both print the
+    /// same, errors included.
+    @Test(arguments: [
+        ["--list", "coffee", "--offset", "312", "--json"], ["--offset=-40", "--list=coffee"],
+        ["--list", "coffee", "--offset", "1e9"], ["--list", "no such list", "--offset", "0", "--json"],
+    ])
+    func thePlainReadingPrintsWhatArgumentParsersDoes(arguments: [String]) throws {
+        let plain = try CarouselProcess.run(["focus"] + arguments + ["--db", db])
+        let parsed = try CarouselProcess.run(["--db", db, "focus"] + arguments)
+        #expect(plain.status == parsed.status)
+        #expect(plain.stdout == parsed.stdout)
+        #expect(plain.stderr == parsed.stderr)
+        #expect(!(plain.stdout + plain.stderr).isEmpty)
+    }
+
     @Test(arguments: [
         ([String](), "give --offset X or --script FILE"),
         (["--offset", "0", "--script", "x.json"], "give either --offset X or --script FILE, not both"),
