@@ -16,13 +16,17 @@ struct DatabaseOptions: ParsableArguments {
     var path: String?
 
     /// `--db`, else `$CAROUSEL_DB`, else the per-user default.
-    func resolvedPath(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> String {
+    func resolvedPath(environment: [String: String]? = nil) throws -> String {
         try Self.resolvedPath(path, environment: environment)
     }
 
-    /// `path` (a `--db` value), else `$CAROUSEL_DB`, else the per-user default.
-    static func resolvedPath(_ path: String?, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> String {
+    /// `path` (a `--db` value), else `$CAROUSEL_DB`, else the per-user
+    /// default; `environment` is the process's unless given.
+    static func resolvedPath(_ path: String?, environment: [String: String]? = nil) throws -> String {
         if let path { return path }
+        // Read only when needed: a copy of the whole environment is work a
+        // cold start with `--db` does not have to do.
+        let environment = environment ?? ProcessInfo.processInfo.environment
         if let path = environment["CAROUSEL_DB"], !path.isEmpty { return path }
         let dataHome: URL
         if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {

@@ -151,11 +151,11 @@ extension Carousel.Focus.AtOffset {
         guard arguments.first == "focus",
             let line = PlainCommandLine(
                 arguments.dropFirst(), options: ["db", "list", "offset"], unconditional: ["offset"], flags: ["json"]),
-            let list = line.values["list"],
+            let list = line.value("list"),
             // ArgumentParser's own reading of a Double; a non-finite offset
             // is left to `validate()` to report.
-            let offset = line.values["offset"].flatMap(Double.init(argument:)), offset.isFinite
+            let offset = line.value("offset").flatMap(Double.init(argument:)), offset.isFinite
         else { return nil }
-        self.init(databasePath: line.values["db"], list: list, offset: offset, layout: LayoutSpec(), json: line.flags.contains("json"))
+        self.init(databasePath: line.value("db"), list: list, offset: offset, layout: LayoutSpec(), json: line.contains(flag: "json"))
     }
 }
