@@ -11,6 +11,8 @@ extension Carousel {
     static func main() {
         StandardOutput.shared.ignoreBrokenPipe()
         let arguments = Array(CommandLine.arguments.dropFirst())
+        // `focus --list L --offset X`, sent at every swipe, skips
+        // ArgumentParser's reflection; any other line is parsed below.
         if let focus = Focus.AtOffset(commandLine: arguments) {
             finish { try focus.run() }
         }
