@@ -34,7 +34,7 @@ struct PlainCommandLine {
     ///   - unconditional: those of `options` whose value may start with `-`;
     ///   - flags: names that take none.
     init?(_ arguments: ArraySlice<String>, options: [String], unconditional: [String] = [], flags: [String] = []) {
-        var rest = arguments[...]
+        var rest = arguments
         while let argument = rest.popFirst() {
             guard argument.hasPrefix("--") else { return nil }
             let body = argument.dropFirst(2)

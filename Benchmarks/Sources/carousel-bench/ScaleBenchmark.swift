@@ -119,9 +119,10 @@ struct ScaleBenchmark {
     private func row(_ name: String, ours: String, base: Double, value: Double, isTop: Bool, limit: Double?) -> ReportRow {
         let ratio = value / base
         guard isTop else { return ReportRow(name, ours: ours, peer: "—", ratio: Format.ratio(ratio)) }
-        guard let limit else { return ReportRow(name, ours: ours, peer: "vs \(Format.count(reference))", ratio: Format.ratio(ratio)) }
+        let peer = "vs \(Format.count(reference))"
+        guard let limit else { return ReportRow(name, ours: ours, peer: peer, ratio: Format.ratio(ratio)) }
         return ReportRow(
-            name, ours: ours, peer: "vs \(Format.count(reference))", ratio: Format.ratio(ratio),
+            name, ours: ours, peer: peer, ratio: Format.ratio(ratio),
             target: .atMost(limit, String(format: "%.1f×", limit)), measured: ratio)
     }
 
