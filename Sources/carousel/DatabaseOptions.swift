@@ -15,6 +15,12 @@ struct DatabaseOptions: ParsableArguments {
             valueName: "path"))
     var path: String?
 
+    /// An empty `--db` would reach SQLite as a private temporary database
+    /// and fail later with a message that names no file.
+    func validate() throws {
+        if path?.isEmpty == true { throw CLIError("--db needs a path (got an empty value)") }
+    }
+
     /// `--db`, else `$CAROUSEL_DB`, else the per-user default.
     func resolvedPath(environment: [String: String]? = nil) throws -> String {
         try Self.resolvedPath(path, environment: environment)

@@ -55,6 +55,16 @@ struct HardeningCommandTests {
         #expect(help.stdout.contains("--nearest-in-memory <entries>"), "\(help.stdout)")
     }
 
+    @Test("an empty --db is a one-line error naming the option, for every command", arguments: [
+        ["focus", "--list", "s", "--offset", "0", "--db", ""], ["lists", "--db", ""], ["--db", "", "stores", "--list", "s"],
+        ["demo", "--db", ""],
+    ])
+    func anEmptyDatabasePathIsAnError(arguments: [String]) throws {
+        let result = try CarouselProcess.run(arguments)
+        expectOneLineError(result, "--db needs a path (got an empty value)")
+        #expect(result.status == 64)
+    }
+
     @Test("focus inputs that trapped are one-line errors")
     func focusTrapsAreErrors() throws {
         let workspace = try sampleWorkspace()
