@@ -114,7 +114,7 @@ struct QueryBenchmark {
     /// it untimed on the first `warmUp` inputs (caches, prepared statements).
     private func timed<Input, Output>(
         _ inputs: [Input],
-        warmUp: Int = 100,
+        warmUp: Int = Stopwatch.warmUpCalls,
         _ query: (Input) throws -> Output
     ) throws -> Timings {
         Timings(samples: try Stopwatch.microsecondsPerCall(inputs, warmUp: warmUp, query))

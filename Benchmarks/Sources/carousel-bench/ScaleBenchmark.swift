@@ -183,7 +183,7 @@ struct ScaleBenchmark {
                 south: max($0.latitude - half, -90), west: max($0.longitude - half, -180),
                 north: min($0.latitude + half, 90), east: min($0.longitude + half, 180))
         }
-        // Counts the 100 warm-up calls too: divided by calls made below.
+        // Counts the untimed warm-up calls too: divided by `Stopwatch.callsMade` below.
         var found = 0
         let box = try medianMicroseconds(boxes) { box in
             let stores = try catalog.stores(in: box)
@@ -216,11 +216,11 @@ struct ScaleBenchmark {
             peakRSSBytes: imported.peakRSSBytes ?? 0, bytesPerStore: Double(bytes) / Double(size),
             position: position, positionFaults: positionFaults,
             warmPosition: warmPosition, warmPositionFaults: warmPositionFaults, nearest: nearest, box: box,
-            boxStores: Double(found) / Double(boxes.count + min(100, boxes.count)),
+            boxStores: Double(found) / Double(Stopwatch.callsMade(inputs: boxes.count)),
             focusSeconds: Samples(focus).median, firstPageSeconds: Samples(page).median)
     }
 
-    /// The median of `query`'s per-call time in µs, after 100 untimed calls.
+    /// The median of `query`'s per-call time in µs, after the untimed calls.
     private func medianMicroseconds<Input, Output>(_ inputs: [Input], _ query: (Input) throws -> Output) throws -> Double {
         try Stopwatch.microsecondsPerCall(inputs, query).median
     }
@@ -232,7 +232,7 @@ struct ScaleBenchmark {
     ) throws -> (median: Double, faultsPerCall: Double) {
         let before = PageFaults.count()
         let median = try medianMicroseconds(inputs, query)
-        let calls = inputs.count + min(100, inputs.count)
+        let calls = Stopwatch.callsMade(inputs: inputs.count)
         return (median, Double(PageFaults.count() - before) / Double(max(calls, 1)))
     }
 

@@ -18,7 +18,7 @@ struct ScalePlot {
         Series(name: "import time per row", colour: "#1f77b4") { $0.importSecondsPerRow },
         Series(name: "import peak RSS", colour: "#ff7f0e") { Double($0.peakRSSBytes) },
         Series(name: "database bytes per store", colour: "#2ca02c") { $0.bytesPerStore },
-        Series(name: "store at a position, just opened", colour: "#d62728") { $0.position },
+        Series(name: "store at a position, right after opening", colour: "#d62728") { $0.position },
         Series(name: "store at a position, warm", colour: "#ff9896") { $0.warmPosition },
         Series(name: "nearest 10", colour: "#9467bd") { $0.nearest },
         Series(name: "box of as many stores", colour: "#8c564b") { $0.box },

@@ -24,10 +24,20 @@ enum Stopwatch {
         return (result, Double(nanoseconds() - start) / 1e9)
     }
 
+    /// The untimed calls before the timed ones, unless told otherwise.
+    static let warmUpCalls = 100
+
+    /// How many times ``microsecondsPerCall(_:warmUp:_:)`` calls its query
+    /// on `inputs` inputs, the untimed calls included: what a count made
+    /// during the timing (stores found, page faults) is divided by.
+    static func callsMade(inputs: Int, warmUp: Int = warmUpCalls) -> Int {
+        inputs + min(warmUp, inputs)
+    }
+
     /// Each call of `query` on `inputs` timed alone, in µs, after `warmUp`
     /// untimed calls: what the in-process query benchmarks report.
     static func microsecondsPerCall<Input, Output>(
-        _ inputs: [Input], warmUp: Int = 100, _ query: (Input) throws -> Output
+        _ inputs: [Input], warmUp: Int = warmUpCalls, _ query: (Input) throws -> Output
     ) rethrows -> Samples {
         for input in inputs.prefix(warmUp) { _ = try query(input) }
         var micros: [Double] = []
