@@ -108,7 +108,7 @@ struct CSVFormatTests {
     }
 
     @Test func koreanGeoNamesGiveAllStoresWithAttributes() throws {
-        let rows = try readRows(Paths.sharedData.appendingPathComponent("geonames-kr.csv"), as: .csv)
+        let rows = try readRows(Paths.geoNames.appendingPathComponent("geonames-kr.csv"), as: .csv)
         #expect(rows.count == 311)
         #expect(rows.issues.isEmpty)
         let heunghae = try #require(rows.stores.first)
@@ -119,8 +119,8 @@ struct CSVFormatTests {
     }
 
     @Test func allGeoNamesPlacesAreValid() throws {
-        let rows = try readRows(Paths.sharedData.appendingPathComponent("geonames-places.csv"), as: .csv)
-        #expect(rows.count == 234_908)
+        let rows = try readRows(Paths.geoNames.appendingPathComponent("geonames-world.csv"), as: .csv)
+        #expect(rows.count == 30_000)
         #expect(rows.issues.isEmpty)
         #expect(rows.stores.allSatisfy { $0.attributes.keys.allSatisfy { ["country", "population"].contains($0) } })
     }

@@ -1,7 +1,7 @@
 import Foundation
 
-/// Where things are, seen from a test: the package, its fixtures, the shared
-/// data set beside the checkout, and the freshly built products.
+/// Where things are, seen from a test: the package, its fixtures and the
+/// freshly built products. Everything a test reads is in the repository.
 public enum Paths {
     /// The package root (this file is `Tests/TestSupport/Paths.swift`).
     public static let packageRoot: URL = URL(fileURLWithPath: #filePath)
@@ -15,10 +15,11 @@ public enum Paths {
     /// `Tests/Fixtures/`, files the tests read.
     public static let fixtures = packageRoot.appendingPathComponent("Tests/Fixtures")
 
-    /// `../shared/data`, the real GeoNames data (never copied into the repo).
-    public static let sharedData = packageRoot
-        .deletingLastPathComponent()
-        .appendingPathComponent("shared/data")
+    /// `Tests/Fixtures/GeoNames/`: real GeoNames places (CC BY 4.0, see the
+    /// NOTICE there): the 311 Korean places whole, and a 30,000-place
+    /// worldwide subset that keeps the poles' neighbourhoods, the
+    /// antimeridian and dense cities (`scripts/make-test-geonames` made it).
+    public static let geoNames = fixtures.appendingPathComponent("GeoNames")
 
     /// The folder holding the built products (`carousel`) of this test run,
     /// whatever `--scratch-path` was used.

@@ -21,8 +21,8 @@ struct CarouselBench: ParsableCommand {
     @Option(help: "The release-built carousel executable.")
     var carousel = ".build/release/carousel"
 
-    @Option(help: "The folder holding geonames-places.csv and geonames-kr.csv.")
-    var data = "../shared/data"
+    @Option(help: "The folder holding geonames-places.csv and geonames-kr.csv (default: ../shared/data when it is there, else the repository's Tests/Fixtures/GeoNames, whose worldwide file is a 30,000-place subset).")
+    var data: String?
 
     @Flag(help: "Tiny sizes (geonames-kr.csv, 10k events, few queries): checks the code runs, measures nothing.")
     var smoke = false
@@ -50,10 +50,8 @@ struct CarouselBench: ParsableCommand {
 
     mutating func run() throws {
         let sizes = smoke ? Sizes.smoke : Sizes.full
-        let dataFile = URL(fileURLWithPath: data).appendingPathComponent(sizes.dataFile)
-        guard FileManager.default.isReadableFile(atPath: dataFile.path) else {
-            throw BenchError("\(dataFile.path) is not readable: pass --data, the folder of the shared GeoNames files")
-        }
+        let source = try DataSource.locate(explicit: data, file: sizes.dataFile)
+        let dataFile = source.file
         var report = Report(
             machine: .current(swiftVersion: swiftVersion),
             command: (["scripts/benchmark"] + (smoke ? ["--smoke"] : []) + (only.map { ["--only", $0.rawValue] } ?? []))
@@ -61,6 +59,7 @@ struct CarouselBench: ParsableCommand {
             loadAtStart: Machine.loadAverage(),
             loadAtEnd: ""
         )
+        report.notes.append("data: \(source.description)")
         let selected = only.map { [$0] } ?? Benchmark.allCases
         guard FileManager.default.isExecutableFile(atPath: carousel) else {
             throw BenchError("\(carousel) is not an executable: build it (swift build -c release) or pass --carousel")

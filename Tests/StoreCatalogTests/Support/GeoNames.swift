@@ -2,7 +2,7 @@ import Foundation
 import StoreCatalog
 import TestSupport
 
-/// The shared GeoNames extracts as stores, through a tiny test-only CSV
+/// The committed GeoNames extracts as stores, through a tiny test-only CSV
 /// split (the import engineer's readers are tested on their own): fields
 /// split on commas, a field in double quotes may hold commas (the extracts
 /// have no embedded quotes or newlines).
@@ -10,8 +10,10 @@ enum GeoNames {
     /// `geonames-kr.csv`: 311 Korean places (id,name,name_ko,latitude,longitude,population).
     static func korea() throws -> [Store] { try read("geonames-kr.csv") }
 
-    /// `geonames-places.csv`: 234,908 places (id,name,latitude,longitude,country,population).
-    static func places() throws -> [Store] { try read("geonames-places.csv") }
+    /// `geonames-world.csv`: 30,000 places worldwide, the far north and south,
+    /// both sides of the antimeridian and dense cities among them
+    /// (id,name,latitude,longitude,country,population).
+    static func places() throws -> [Store] { try read("geonames-world.csv") }
 
     /// A seeded random sample of `count` places, in file order.
     static func placesSample(count: Int, seed: UInt64) throws -> [Store] {
@@ -23,7 +25,7 @@ enum GeoNames {
     }
 
     private static func read(_ name: String) throws -> [Store] {
-        let text = try String(contentsOf: Paths.sharedData.appendingPathComponent(name), encoding: .utf8)
+        let text = try String(contentsOf: Paths.geoNames.appendingPathComponent(name), encoding: .utf8)
         // By Unicode scalar: a combining mark after a comma would otherwise
         // fuse with it into one Character.
         var lines = text.unicodeScalars.split(separator: "\n").map(fields)
