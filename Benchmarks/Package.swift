@@ -1,7 +1,7 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
-// The benchmark suite of SPEC §10, kept out of the main package so that
+// The benchmark suite (BENCHMARKS.md), kept out of the main package so that
 // `swift build` / `swift test` never compile it (nor OpenCombine).
 //
 // One release-built executable of ours rather than ordo-one/benchmark: what

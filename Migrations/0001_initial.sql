@@ -1,4 +1,4 @@
--- 0001: stores, lists and list items (SPEC §6).
+-- 0001: stores, lists and list items.
 --
 -- Shipped migrations are never edited: change the schema in a new file.
 

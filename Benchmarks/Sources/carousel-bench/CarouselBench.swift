@@ -4,14 +4,14 @@ import Clustering
 import StoreCatalog
 import SyntheticStores
 
-/// `carousel-bench`: SPEC §10's benchmarks, side by side with their peers
+/// `carousel-bench`: the benchmarks of BENCHMARKS.md, side by side with their peers
 /// (sqlite3, OpenCombine), printed as one table. `scripts/benchmark` builds
 /// and runs it; run it directly only with release builds.
 @main
 struct CarouselBench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "carousel-bench",
-        abstract: "Measure the carousel against sqlite3 and OpenCombine (SPEC §10)."
+        abstract: "Measure the carousel against sqlite3 and OpenCombine."
     )
 
     enum Benchmark: String, CaseIterable, ExpressibleByArgument {
@@ -135,7 +135,7 @@ struct CarouselBench: ParsableCommand {
     }
 }
 
-/// How much each benchmark does: the full run of SPEC §10, or a smoke run
+/// How much each benchmark does: the full run, or a smoke run
 /// that only proves the code still runs.
 struct Sizes {
     var dataFile: String

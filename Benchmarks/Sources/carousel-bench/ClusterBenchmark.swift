@@ -2,7 +2,7 @@ import Clustering
 import Foundation
 import StoreCatalog
 
-/// SPEC §10's clustering targets: our `Clustering` against mapbox/supercluster
+/// The clustering targets: our `Clustering` against mapbox/supercluster
 /// 8.0.1 under Node on the same points in the same order (the imported
 /// list), with every level of the hierarchy checked identical; getClusters
 /// on a city-sized box at every zoom; and a cold `carousel clusters`.

@@ -2,7 +2,7 @@ import Foundation
 import StoreCatalog
 import SyntheticStores
 
-/// SPEC §10's fourth benchmark: `carousel focus --list places --offset X`
+/// The focus benchmark: `carousel focus --list places --offset X`
 /// on the imported catalog, the whole process, cold: each run a new
 /// process that opens the database, finds the focused store and prints it.
 struct FocusBenchmark {
@@ -10,7 +10,7 @@ struct FocusBenchmark {
     var runs: Int
     var seed: UInt64 = 0xF0C5
     /// The CLI's default layout (groupPagingCentered, 300-pt cards 12 apart):
-    /// item `i` rests at `i · 312` (SPEC §4).
+    /// item `i` rests at `i · 312` (the default layout: 300-pt cards, spacing 12).
     static let page = 312.0
 
     func run(into report: inout Report) throws {

@@ -13,7 +13,7 @@ struct OffsetEvent: Sendable {
 ///
 /// Every frame comes from the engine's `CarouselScroller`, sampled at 60 fps
 /// (`frameMs` = 1000/60): the finger's frames during a drag, then the
-/// deceleration or snap animation the release starts (SPEC §4), until the
+/// deceleration or snap animation the release starts (the layout's snap rule and UIKit's deceleration), until the
 /// carousel settles. Between gestures the user pauses longer than the
 /// debounce, so each gesture can give one focus emission — or none, when it
 /// snaps back to the store it started on and `distinctUntilChanged` drops it.
@@ -40,7 +40,7 @@ enum GestureStream {
         events.reserveCapacity(count)
         var time = 0.0
         while events.count < count {
-            // A pause longer than the 250 ms debounce (SPEC §5) before each gesture.
+            // A pause longer than the 250 ms debounce before each gesture.
             time += Double.random(in: 300...3000, using: &random)
             let gesture = Gesture.random(using: &random)
             try scroller.beginDrag(at: time)

@@ -1,6 +1,6 @@
 import Foundation
 
-/// SPEC §10's first benchmark: importing the GeoNames file through our CLI
+/// The import benchmark: importing the GeoNames file through our CLI
 /// (validation and spatial index included) vs `sqlite3 .import` of the same
 /// file into a typed table with a primary key; both as subprocesses, wall
 /// time and peak RSS.

@@ -2,7 +2,7 @@ import Observables
 
 /// A virtual clock that can be moved to an input's instant: everything due
 /// before it runs, timers due at that instant wait, so the input sent next is
-/// seen before them (SPEC §5). Both benchmark schedulers have it.
+/// seen before them (inputs before timers at the same instant, as `VirtualTimeScheduler` orders them). Both benchmark schedulers have it.
 protocol InputClock {
     func advance(toInputAt time: Double)
 }

@@ -2,7 +2,7 @@ import CarouselEngine
 import Observables
 
 /// The focus pipeline on our observable, in virtual time, composed as the
-/// map-sync view model composes it (SPEC §5): raw offset → focused data
+/// map-sync view model composes it: raw offset → focused data
 /// index (`CarouselLayout.focusedDataIndex(at:)`) → `debounce` →
 /// `distinctUntilChanged` → store lookup.
 enum ObservablesPipeline {

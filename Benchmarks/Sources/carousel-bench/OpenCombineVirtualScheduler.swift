@@ -4,7 +4,7 @@ import OpenCombine
 /// OpenCombine ships none (Combine's peers are `DispatchQueue` and
 /// `RunLoop`, on the wall clock).
 ///
-/// Same ordering rules as our `VirtualTimeScheduler` (SPEC §5), so the two
+/// Same ordering rules as our `VirtualTimeScheduler`, so the two
 /// pipelines can be held to identical outputs: actions run in order of due
 /// time; at equal times, inputs before timers (an input is fed by
 /// ``advance(toInputAt:)`` then sent, never queued); then in scheduling

@@ -1,6 +1,6 @@
 import Foundation
 
-/// SPEC §10's second benchmark: a million raw offset events through
+/// The pipeline benchmark: a million raw offset events through
 /// focus → debounce(250 ms) → distinctUntilChanged → store lookup in virtual
 /// time, on our observable and on OpenCombine; events per second both ways,
 /// and the two outputs checked identical.
@@ -12,7 +12,7 @@ struct PipelineBenchmark {
     /// change in machine load hits both alike; the median counts.
     var runs: Int
     var seed: UInt64 = 0x5EED_F0C5
-    /// SPEC §5's default, seed 002.
+    /// The view model's default (250 ms, as the visibleItemsInvalidationHandler article's relay debounces).
     var debounceMs: Double = 250
 
     func run(into report: inout Report) throws {

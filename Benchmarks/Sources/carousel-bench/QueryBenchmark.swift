@@ -1,7 +1,7 @@
 import StoreCatalog
 import SyntheticStores
 
-/// SPEC §10's third benchmark: the catalog's queries on the imported
+/// The query benchmark: the catalog's queries on the imported
 /// 234,908-store list, in process through the `Catalog` API, timed one by
 /// one after a warm-up: store at a list position, nearest 10 (and the same
 /// by full scan, the peer), a city-sized bounding box.

@@ -1,4 +1,4 @@
-/// A figure's goal from SPEC §10: the measured value must stay at or under a
+/// A figure's goal (BENCHMARKS.md): the measured value must stay at or under a
 /// bound, or reach at least one.
 struct Target {
     enum Direction { case atMost, atLeast }
