@@ -28,6 +28,7 @@ import TestSupport
         let bad = try directory.write("bad.csv", "id,name,latitude,longitude\nb,,99,127\n")
         record { try catalog.importList(named: "other", from: makeStoreRowReader(for: bad, format: .csv)) }
         record { _ = try catalog.store(list: "seoul", at: 5) }
+        record { _ = try catalog.clusterLeaves(list: "seoul", cluster: 0, limit: 0, offset: -1) }
         record { _ = try Catalog(path: directory.path("no/such/folder/catalog.sqlite").path) }
         errors += [
             CatalogError.newerSchema(path: "x.sqlite", found: 9, known: 2),

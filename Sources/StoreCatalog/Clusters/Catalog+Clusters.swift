@@ -34,7 +34,7 @@ extension Catalog {
         list: String, cluster id: Int, limit: Int = 10, offset: Int = 0, options: ClusterOptions = ClusterOptions()
     ) throws -> [ListMarker] {
         guard limit >= 1, offset >= 0 else {
-            throw CatalogError.invalidArgument("--limit must be at least 1 and --offset at least 0")
+            throw CatalogError.invalidArgument("a cluster's leaves need a limit of at least 1 and an offset of at least 0 (got limit \(limit), offset \(offset))")
         }
         return try withClusterIndex(list: list, options: options) { index, listKey, db in
             try ClusterQueries(index).leaves(of: id, limit: limit, offset: offset).map {
