@@ -12,6 +12,7 @@ import PackageDescription
 //   CarouselJSON   — the JSON documents the CLI and the server both print
 //   CarouselServer — `carousel serve`: HTTP + WebSocket on Hummingbird 2
 //   MapSyncCatalog — a catalog list as the view model's store directory (catalog + map sync)
+//   OpeningHours   — OpenStreetMap `opening_hours` expressions: open at an instant in a store's zone, pure
 //   carousel       — the thin CLI over all of them
 //
 // The engine and the observable know nothing of SQLite or the CLI.
@@ -28,6 +29,7 @@ let package = Package(
         .library(name: "MapCamera", targets: ["MapCamera"]),
         .library(name: "MapSync", targets: ["MapSync"]),
         .library(name: "MapSyncCatalog", targets: ["MapSyncCatalog"]),
+        .library(name: "OpeningHours", targets: ["OpeningHours"]),
         // Seeded synthetic store lists (CSV) for the scale benchmark and tests.
         .library(name: "SyntheticStores", targets: ["SyntheticStores"]),
         .library(name: "CarouselServer", targets: ["CarouselServer"]),
@@ -56,6 +58,9 @@ let package = Package(
             resources: [.embedInCode("Migrations")]
         ),
         .target(name: "CarouselEngine"),
+        // Opening hours in OpenStreetMap's syntax, evaluated in a store's
+        // own time zone: pure Swift and Foundation's time zones.
+        .target(name: "OpeningHours"),
         // supercluster-compatible marker clustering: pure Swift, no SQLite.
         .target(name: "Clustering"),
         // Synthetic store lists of any size, streamed as CSV: the scale
@@ -105,6 +110,7 @@ let package = Package(
             name: "StoreCatalogTests",
             dependencies: ["StoreCatalog", "TestSupport"]
         ),
+        .testTarget(name: "OpeningHoursTests", dependencies: ["OpeningHours"]),
         .testTarget(
             name: "ClusteringTests",
             dependencies: [
