@@ -37,7 +37,7 @@ struct SnapCommandTests {
         #expect(result["targetOffset"] as? Double == 312)
     }
 
-    @Test func reverseFlingAnimatesToTheTargetAsSeed004Does() throws {
+    @Test func reverseFlingAnimatesToTheTargetAsTheReverseSnapArticleWants() throws {
         let result = try snap([
             "--axis", "vertical", "--viewport", "540", "--item-length", "540", "--spacing", "0",
             "--behavior", "continuousGroupLeadingBoundary", "--deceleration", "fast",

@@ -46,7 +46,7 @@ import TestSupport
         #expect(last.time == settle && last.offset == 936 && last.isSettled)
     }
 
-    @Test func aFlingThatReversesAnimatesToItsTargetAsSeed004() throws {
+    @Test func aFlingThatReversesAnimatesToItsTargetAsTheReverseSnapArticleWants() throws {
         // The Instagram-paging article: 540-pt vertical pages. From card 3 the finger drags
         // +300 pt but lifts moving back (−0.1 pt/ms): p = 1920 − 9.9 = 1910.1
         // → card 4 lies against the velocity, so stop and animate for 300 ms.

@@ -1,36 +1,36 @@
 import CarouselEngine
 import Testing
 
-/// Each seed article's situation, with its own numbers, behaving the way the
-/// article wanted and not the way its bug did.
-@Suite("Seed scenarios")
-struct SeedScenarioTests {
-    // MARK: 000 — three cards of width W/3, line spacing 17, leading, fast.
+/// Each article's situation (docs/references.md), with its own numbers,
+/// behaving the way the article wanted and not the way its bug did.
+@Suite("Article scenarios")
+struct ArticleScenarioTests {
+    // MARK: the carousel-effect article — three cards of width W/3, line spacing 17, leading, fast.
 
     /// The carousel-effect article: `cellArea = width/3 + 17`, snap `round(target / cellArea)`.
-    let seed000 = try! makeLayout(
+    let carouselEffectLayout = try! makeLayout(
         viewport: 390, itemLength: .fraction(1.0 / 3), spacing: 17, alignment: .leading,
         dataCount: 25, snap: .nearest, deceleration: .fast
     )
 
-    @Test func seed000SnapsTheProjectedTargetToTheNearestCellArea() throws {
-        #expect(seed000.page == 147)
+    @Test func snapsTheProjectedTargetToTheNearestCellArea() throws {
+        #expect(carouselEffectLayout.page == 147)
         // p = 200 + 0.5 · 0.99 / 0.01 = 249.5; 249.5 / 147 = 1.70 → card 2.
-        let forward = try seed000.release(at: 200, velocity: 0.5, dragStart: 147)
+        let forward = try carouselEffectLayout.release(at: 200, velocity: 0.5, dragStart: 147)
         #expect(isClose(forward.projected, 249.5))
         #expect(forward.index == 2)
         #expect(forward.targetOffset == 294)
         #expect(forward.motion == .decelerate)
         // p = 220 → 1.50 → card 1 (round(1.4966)): back onto the card passed.
-        let short = try seed000.release(at: 200, velocity: 0.2, dragStart: 147)
+        let short = try carouselEffectLayout.release(at: 200, velocity: 0.2, dragStart: 147)
         #expect(isClose(short.projected, 219.8))
         #expect(short.index == 1)
         #expect(short.targetOffset == 147)
         #expect(short.motion == .animate, "the target lies behind a forward release")
     }
 
-    @Test func seed000DirectionComparesTheLastOffsetWithTheCurrentOne() throws {
-        var scroller = try CarouselScroller(layout: seed000)
+    @Test func directionComparesTheLastOffsetWithTheCurrentOne() throws {
+        var scroller = try CarouselScroller(layout: carouselEffectLayout)
         try scroller.beginDrag(at: 0)
         var directions: [Frame.Direction] = []
         for (t, translation) in [(16.0, 10.0), (32, 30), (48, 30), (64, 12), (80, 12.1)] {
@@ -42,9 +42,9 @@ struct SeedScenarioTests {
         #expect(try scroller.frame(at: 96).direction == .none)
     }
 
-    // MARK: 001 — one-step paging with a content inset; a centred 0.7 group.
+    // MARK: the orthogonal-paging article — one-step paging with a content inset; a centred 0.7 group.
 
-    @Test func seed001OneStepPagingMovesAtMostOneItemPerGesture() throws {
+    @Test func oneStepPagingMovesAtMostOneItemPerGesture() throws {
         // isOneStepPaging with contentInset.left 20 (leading, inset 20).
         let layout = try makeLayout(
             viewport: 390, itemLength: .points(300), spacing: 10, sectionInset: 20,
@@ -69,7 +69,7 @@ struct SeedScenarioTests {
         #expect(try scroller.release(velocity: -50, at: 2050).index == 5)
     }
 
-    @Test func seed001CentredGroupOfSevenTenthsPeeksEquallyOnBothSides() throws {
+    @Test func centredGroupOfSevenTenthsPeeksEquallyOnBothSides() throws {
         let layout = try makeLayout(
             viewport: 390, itemLength: .fraction(0.7), spacing: 12, alignment: .center,
             dataCount: 6, snap: .single
@@ -83,28 +83,28 @@ struct SeedScenarioTests {
         #expect(isClose(visible[0].fraction, 46.5 / 273))
     }
 
-    // MARK: 002 — peeking neighbours: focus is the centred card, not visibleItems.last.
+    // MARK: the visibleItemsInvalidationHandler article — peeking neighbours: focus is the centred card, not visibleItems.last.
 
-    let seed002 = try! makeLayout(
+    let visibleItemsLayout = try! makeLayout(
         viewport: 390, itemLength: .fraction(0.8), spacing: 12, alignment: .center, dataCount: 8
     )
 
-    @Test func seed002FocusIsTheCentredCardNotTheLastVisibleOne() throws {
+    @Test func focusIsTheCentredCardNotTheLastVisibleOne() throws {
         for item in 0..<7 {
-            let visible = seed002.visibleItems(at: seed002.rest(item))
+            let visible = visibleItemsLayout.visibleItems(at: visibleItemsLayout.rest(item))
             #expect(visible.last?.index == item + 1, "the next card peeks in")
-            #expect(seed002.focusedItem(at: seed002.rest(item)) == item, "item \(item)")
+            #expect(visibleItemsLayout.focusedItem(at: visibleItemsLayout.rest(item)) == item, "item \(item)")
         }
         // Halfway between cards 2 and 3 (page 324): 2.5 rounds away from zero.
-        #expect(seed002.focusedItem(at: 2.5 * 324 - 0.01) == 2)
-        #expect(seed002.focusedItem(at: 2.5 * 324) == 3)
+        #expect(visibleItemsLayout.focusedItem(at: 2.5 * 324 - 0.01) == 2)
+        #expect(visibleItemsLayout.focusedItem(at: 2.5 * 324) == 3)
         // The last card is focused at the last offset, as visibleItems.last never managed.
-        #expect(seed002.focusedItem(at: seed002.maxOffset) == 7)
-        #expect(seed002.visibleItems(at: seed002.maxOffset).last?.index == 7)
+        #expect(visibleItemsLayout.focusedItem(at: visibleItemsLayout.maxOffset) == 7)
+        #expect(visibleItemsLayout.visibleItems(at: visibleItemsLayout.maxOffset).last?.index == 7)
     }
 
-    @Test func seed002ScaleIsSevenTenthsPlusThreeTenthsOfTheVisibleShare() throws {
-        let visible = Array(seed002.visibleItems(at: 0))
+    @Test func scaleIsSevenTenthsPlusThreeTenthsOfTheVisibleShare() throws {
+        let visible = Array(visibleItemsLayout.visibleItems(at: 0))
         #expect(visible.map(\.index) == [0, 1])
         #expect(visible[0].fraction == 1 && visible[0].scale == 1)
         // Card 1 spans [39 + 324, 39 + 324 + 312]: 27 of its 312 pt show.
@@ -112,48 +112,48 @@ struct SeedScenarioTests {
         #expect(isClose(visible[1].scale, 0.7 + 0.3 * 27.0 / 312))
     }
 
-    // MARK: 003 — an infinite banner of 5 cards, spacing 8, 2 copies each end.
+    // MARK: the infinite-banner article — an infinite banner of 5 cards, spacing 8, 2 copies each end.
 
     /// The infinite-banner article: cells `W − 4·8` wide, spacing 8, `2 + 5 + 2` cells, start at cell 2.
-    let seed003 = try! makeLayout(
+    let infiniteBannerLayout = try! makeLayout(
         viewport: 390, itemLength: .points(390 - 32), spacing: 8, alignment: .center,
         dataCount: 5, loop: true, loopPadding: 2, snap: .velocity, deceleration: .normal
     )
 
-    @Test func seed003StartsOnTheFirstRealCellOfNinePlusCopies() throws {
-        #expect(seed003.itemCount == 9)
-        #expect((0..<9).map(seed003.dataIndex(ofItem:)) == [3, 4, 0, 1, 2, 3, 4, 0, 1])
-        let scroller = try CarouselScroller(layout: seed003)
-        #expect(scroller.offset == seed003.rest(2))
+    @Test func startsOnTheFirstRealCellOfNinePlusCopies() throws {
+        #expect(infiniteBannerLayout.itemCount == 9)
+        #expect((0..<9).map(infiniteBannerLayout.dataIndex(ofItem:)) == [3, 4, 0, 1, 2, 3, 4, 0, 1])
+        let scroller = try CarouselScroller(layout: infiniteBannerLayout)
+        #expect(scroller.offset == infiniteBannerLayout.rest(2))
         #expect(scroller.focusedItem == 2 && scroller.focusedDataIndex == 0)
     }
 
-    @Test func seed003JumpsForwardPastTheEndWithoutChangingTheData() throws {
-        var scroller = try CarouselScroller(layout: seed003, initialIndex: 4)  // item 6
+    @Test func jumpsForwardPastTheEndWithoutChangingTheData() throws {
+        var scroller = try CarouselScroller(layout: infiniteBannerLayout, initialIndex: 4)  // item 6
         try scroller.beginDrag(at: 0)
         try scroller.drag(translation: 400, at: 100)  // 2196 + 400 = 2596 > rest(7) = 2562
         let frame = try scroller.frame(at: 100)
         let jump = try #require(frame.jump)
         #expect(jump.from == 2596 && jump.to == 2596 - 5 * 366)
         #expect(frame.offset == 766)
-        #expect(frame.dataIndex == 0 && seed003.focusedDataIndex(at: jump.from) == 0)
+        #expect(frame.dataIndex == 0 && infiniteBannerLayout.focusedDataIndex(at: jump.from) == 0)
         #expect(frame.direction == .forward, "the jump itself is not a movement")
         // The drag carries on from the twin.
         try scroller.drag(translation: 410, at: 116)
         #expect(try scroller.frame(at: 116).offset == 776)
     }
 
-    @Test func seed003JumpsBackwardBelowThePaddingWithoutChangingTheData() throws {
-        var scroller = try CarouselScroller(layout: seed003)  // item 2, offset 732
+    @Test func jumpsBackwardBelowThePaddingWithoutChangingTheData() throws {
+        var scroller = try CarouselScroller(layout: infiniteBannerLayout)  // item 2, offset 732
         try scroller.beginDrag(at: 0)
         try scroller.drag(translation: -400, at: 100)  // 332 < rest(1) = 366
         let frame = try scroller.frame(at: 100)
         #expect(frame.jump == Frame.Jump(from: 332, to: 332 + 1830))
-        #expect(frame.dataIndex == 4 && seed003.focusedDataIndex(at: 332) == 4)
+        #expect(frame.dataIndex == 4 && infiniteBannerLayout.focusedDataIndex(at: 332) == 4)
         #expect(frame.direction == .backward)
     }
 
-    @Test func seed003MotionInFlightShiftsWithTheJump() throws {
+    @Test func motionInFlightShiftsWithTheJump() throws {
         let nearest = try makeLayout(
             viewport: 390, itemLength: .points(358), spacing: 8, alignment: .center,
             dataCount: 5, loop: true, snap: .nearest, deceleration: .normal
@@ -175,22 +175,22 @@ struct SeedScenarioTests {
         #expect(frames.dropLast().allSatisfy { $0.direction == .forward })
     }
 
-    // MARK: 004 — vertical 540-pt cells, half-cell threshold, no stutter.
+    // MARK: the reverse-snap article — vertical 540-pt cells, half-cell threshold, no stutter.
 
-    let seed004 = try! makeLayout(
+    let reverseSnapLayout = try! makeLayout(
         axis: .vertical, viewport: 540, itemLength: .points(540), spacing: 0, alignment: .leading,
         dataCount: 30, snap: .nearest, deceleration: .fast
     )
 
-    @Test func seed004HalfCellThresholdDecidesTheCell() throws {
-        #expect(seed004.axis == .vertical)
+    @Test func halfCellThresholdDecidesTheCell() throws {
+        #expect(reverseSnapLayout.axis == .vertical)
         // Release still (v = 0) below and above half a cell past cell 3.
-        #expect(try seed004.release(at: 1620 + 269, velocity: 0, dragStart: 1620).index == 3)
-        #expect(try seed004.release(at: 1620 + 270, velocity: 0, dragStart: 1620).index == 4)
+        #expect(try reverseSnapLayout.release(at: 1620 + 269, velocity: 0, dragStart: 1620).index == 3)
+        #expect(try reverseSnapLayout.release(at: 1620 + 270, velocity: 0, dragStart: 1620).index == 4)
     }
 
-    @Test func seed004ShortDragBackAnimatesToTheCellItLeft() throws {
-        var scroller = try CarouselScroller(layout: seed004, initialIndex: 3)
+    @Test func shortDragBackAnimatesToTheCellItLeft() throws {
+        var scroller = try CarouselScroller(layout: reverseSnapLayout, initialIndex: 3)
         try scroller.beginDrag(at: 0)
         try scroller.drag(translation: -100, at: 100)  // 1520, moving up
         // p = 1520 − 29.7 = 1490.3 → cell 3, which lies against the velocity.
@@ -200,8 +200,8 @@ struct SeedScenarioTests {
         try expectNoStutter(&scroller, from: 1520, to: 1620, endingBy: 100 + 300)
     }
 
-    @Test func seed004ReverseFlingAnimatesToTheCellAhead() throws {
-        var scroller = try CarouselScroller(layout: seed004, initialIndex: 3)
+    @Test func reverseFlingAnimatesToTheCellAhead() throws {
+        var scroller = try CarouselScroller(layout: reverseSnapLayout, initialIndex: 3)
         try scroller.beginDrag(at: 0)
         try scroller.drag(translation: 300, at: 100)  // 1920, past half a cell
         // A weak fling back: p = 1910.1 is still past half, so cell 4, ahead.
