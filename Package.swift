@@ -50,7 +50,7 @@ let package = Package(
     targets: [
         .target(
             name: "StoreCatalog",
-            dependencies: ["Clustering", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["Clustering", "OpeningHours", .product(name: "GRDB", package: "GRDB.swift")],
             // The schema's SQL, compiled into the binary so that it migrates
             // a database from any directory, copied anywhere.
             // `Sources/StoreCatalog/Migrations` links to the top-level

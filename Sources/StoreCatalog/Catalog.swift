@@ -20,6 +20,8 @@ public final class Catalog: Sendable {
     /// manage the read snapshot.
     let database: DatabaseQueue
     private let snapshot: ReadSnapshot
+    /// What searches read of each list, kept until the catalog changes.
+    let searchSnapshots = SearchSnapshots()
     /// The database file, or `:memory:`.
     public let path: String
 

@@ -27,9 +27,20 @@ package struct TextIndex: Sendable {
     /// `texts` holds each store's fields (name, address, category; nil for
     /// an absent one), in list order.
     package init<Texts: Sequence>(_ texts: Texts) where Texts.Element == [String?] {
-        var bytes: [UInt8] = []
-        var starts: [Int] = []
-        for fields in texts {
+        var builder = Builder()
+        for fields in texts { builder.append(fields) }
+        self = builder.build()
+    }
+
+    /// Builds an index one store at a time, so a list is never held whole.
+    package struct Builder {
+        private var bytes: [UInt8] = []
+        private var starts: [Int] = []
+
+        package init() {}
+
+        /// Adds the next store's fields (nil for an absent one).
+        package mutating func append(_ fields: [String?]) {
             starts.append(bytes.count)
             for (index, field) in fields.enumerated() {
                 if index > 0 { bytes.append(0x1F) }
@@ -37,8 +48,15 @@ package struct TextIndex: Sendable {
             }
             bytes.append(0)
         }
-        var byteCounts = [Int](repeating: 0, count: 256)
-        for byte in bytes { byteCounts[Int(byte)] += 1 }
+
+        package func build() -> TextIndex {
+            var byteCounts = [Int](repeating: 0, count: 256)
+            for byte in bytes { byteCounts[Int(byte)] += 1 }
+            return TextIndex(bytes: bytes, starts: starts, byteCounts: byteCounts)
+        }
+    }
+
+    private init(bytes: [UInt8], starts: [Int], byteCounts: [Int]) {
         self.bytes = bytes
         self.starts = starts
         self.byteCounts = byteCounts

@@ -1,0 +1,114 @@
+import Foundation
+
+extension Catalog {
+    /// A page of the stores of a list that match `search`, ranked by
+    /// distance from its point (or its box's centre) when it has an area,
+    /// else in list order; ties go to the earlier list position.
+    ///
+    /// The first search of a list reads the whole list once into memory
+    /// (its text, coordinates, categories and hours); later searches reuse
+    /// that until the catalog changes. Attribute filters read each candidate
+    /// store, so they cost a lookup per store they are tried on.
+    public func search(_ search: StoreSearch) throws -> SearchPage {
+        try search.validate()
+        let snapshot = try searchSnapshot(list: search.list)
+
+        var candidates = search.text.map { snapshot.text.positions(containing: $0) } ?? Array(0..<snapshot.count)
+        if let category = search.category.map(SearchFolding.fold) {
+            candidates.removeAll { snapshot.categories[$0] != category }
+        }
+        if let openAt = search.openAt {
+            candidates.removeAll { position in
+                guard let hours = snapshot.hours[position] else { return true }  // no hours: never open
+                return !hours.hours.isOpen(at: openAt, in: hours.zone)
+            }
+        }
+
+        var ranked: [(distance: Double?, position: Int)]
+        switch search.area {
+        case let .near(origin, radius)?:
+            let limit = radius.map { min($0, Haversine.maximumDistanceMeters) } ?? .infinity
+            ranked = candidates.compactMap { position in
+                let distance = Haversine.distance(origin, snapshot.coordinate(at: position))
+                return distance <= limit ? (distance, position) : nil
+            }
+        case let .box(box)?:
+            let centre = search.rankingOrigin!
+            ranked = candidates.compactMap { position in
+                let coordinate = snapshot.coordinate(at: position)
+                return box.contains(coordinate) ? (Haversine.distance(centre, coordinate), position) : nil
+            }
+        case nil:
+            ranked = candidates.map { (nil, $0) }
+        }
+        if search.area != nil {
+            ranked.sort { ($0.distance ?? 0, $0.position) < ($1.distance ?? 0, $1.position) }
+        }
+        if let cursor = search.cursor {
+            ranked.removeAll { ($0.distance ?? 0, $0.position) <= (cursor.distance ?? 0, cursor.position) }
+        }
+
+        // Fill the page, reading each candidate's store; one more than the
+        // limit tells whether a next page exists.
+        var hits: [SearchPage.Hit] = []
+        var hasMore = false
+        for candidate in ranked {
+            let store = try self.store(list: search.list, at: candidate.position)
+            guard search.attributes.allSatisfy({ store.attributes[$0.name] == $0.value }) else { continue }
+            if hits.count == search.limit {
+                hasMore = true
+                break
+            }
+            hits.append(SearchPage.Hit(position: candidate.position, store: store, distanceMeters: candidate.distance))
+        }
+        let next = hasMore ? hits.last.map { SearchCursor(distance: $0.distanceMeters, position: $0.position) } : nil
+        return SearchPage(hits: hits, next: next)
+    }
+
+    /// The list's search snapshot, built on first use and kept while the
+    /// catalog is unchanged: no commit by another connection (SQLite's
+    /// `data_version`) and no row changed by this one (`total_changes()`).
+    func searchSnapshot(list: String) throws -> SearchSnapshot {
+        let version = try read { db in
+            try firstRow(db, "SELECT (SELECT data_version FROM pragma_data_version), total_changes()", { _ in }) {
+                SearchSnapshots.Version(data: $0.int64(0), changes: $0.int64(1))
+            } ?? SearchSnapshots.Version(data: 0, changes: 0)
+        }
+        if let kept = searchSnapshots.snapshot(list: list, version: version) { return kept }
+        var builder = SearchSnapshot.Builder()
+        try forEachStore(list: list) { _, store in builder.append(store) }
+        let snapshot = builder.build()
+        searchSnapshots.keep(snapshot, list: list, version: version)
+        return snapshot
+    }
+}
+
+extension SearchSnapshot {
+    func coordinate(at position: Int) -> Coordinate {
+        Coordinate(latitude: latitudes[position], longitude: longitudes[position])
+    }
+}
+
+/// The search snapshots a catalog keeps, one per list searched, each with
+/// the catalog version it was built at.
+final class SearchSnapshots: @unchecked Sendable {
+    struct Version: Hashable {
+        var data: Int64
+        var changes: Int64
+    }
+
+    private let lock = NSLock()
+    private var kept: [String: (version: Version, snapshot: SearchSnapshot)] = [:]
+
+    func snapshot(list: String, version: Version) -> SearchSnapshot? {
+        lock.withLock { kept[list].flatMap { $0.version == version ? $0.snapshot : nil } }
+    }
+
+    func keep(_ snapshot: SearchSnapshot, list: String, version: Version) {
+        lock.withLock {
+            // A version moved on makes every kept snapshot stale.
+            kept = kept.filter { $0.value.version == version }
+            kept[list] = (version, snapshot)
+        }
+    }
+}
