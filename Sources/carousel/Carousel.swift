@@ -17,7 +17,7 @@ struct Carousel: ParsableCommand {
         version: "0.1.0",
         subcommands: [
             Demo.self,
-            Import.self, Export.self, Lists.self, Stores.self, Near.self, Bbox.self, Info.self,
+            Import.self, Export.self, Lists.self, Stores.self, Near.self, Bbox.self, Search.self, Info.self,
             Clusters.self,
             Snap.self, Focus.self, Simulate.self, Camera.self, Serve.self,
         ]
