@@ -71,6 +71,7 @@ public struct CarouselServer: Sendable {
         router.middlewares.add(APIMiddleware(limits: limits))
         PageRoutes().register(on: router)
         CatalogRoutes(readers: readers, nearestAnswers: nearestAnswers, limits: limits).register(on: router)
+        SearchRoute(readers: readers, limits: limits).register(on: router)
         ImportRoute(catalog: catalog, limits: limits).register(on: router)
         SimulateRoute(catalog: catalog, limits: limits).register(on: router)
         SessionRoute(catalog: catalog, limits: limits, sessions: sessions).registerFallback(on: router)

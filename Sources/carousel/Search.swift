@@ -93,11 +93,11 @@ extension Carousel {
             guard (1...StoreSearch.maximumLimit).contains(limit) else {
                 throw ValidationError("--limit must be 1...\(StoreSearch.maximumLimit) (got \(limit))")
             }
-            let attributes = try filters.map { filter -> StoreSearch.AttributeFilter in
-                guard let equals = filter.firstIndex(of: "="), equals != filter.startIndex else {
-                    throw ValidationError("--where takes KEY=VALUE (got '\(filter)')")
+            let attributes = try filters.map { text -> StoreSearch.AttributeFilter in
+                guard let filter = StoreSearch.AttributeFilter(parsing: text) else {
+                    throw ValidationError("--where takes KEY=VALUE (got '\(text)')")
                 }
-                return .init(name: String(filter[..<equals]), value: String(filter[filter.index(after: equals)...]))
+                return filter
             }
             var area: StoreSearch.Area?
             if let near { area = .near(near, withinMeters: withinKm.map { $0 * 1000 }) }
@@ -125,14 +125,9 @@ extension Carousel {
             }
         }
 
-        /// An ISO 8601 instant with an offset or `Z`, fractional seconds
-        /// allowed, or `now`.
+        /// `--open-at`'s instant (``StoreSearch/instant(parsing:now:)``).
         static func instant(_ text: String) throws -> Date {
-            if text == "now" { return Date() }
-            let plain = ISO8601DateFormatter()
-            let fractional = ISO8601DateFormatter()
-            fractional.formatOptions.insert(.withFractionalSeconds)
-            guard let date = plain.date(from: text) ?? fractional.date(from: text) else {
+            guard let date = StoreSearch.instant(parsing: text) else {
                 throw ValidationError("--open-at takes an ISO 8601 instant with its offset, such as 2026-11-24T09:30:00+09:00, or 'now' (got '\(text)')")
             }
             return date

@@ -40,6 +40,25 @@ public struct StoreSearch: Sendable, Hashable {
             self.name = name
             self.value = value
         }
+
+        /// `KEY=VALUE` as typed (the value may hold `=`); nil without a key.
+        public init?(parsing text: String) {
+            guard let equals = text.firstIndex(of: "="), equals != text.startIndex else { return nil }
+            self.init(name: String(text[..<equals]), value: String(text[text.index(after: equals)...]))
+        }
+    }
+
+    /// An instant as a search is given one: ISO 8601 with its offset or
+    /// `Z` (`2026-11-24T09:30:00+09:00`, fractional seconds allowed), or
+    /// `now`. Nil for anything else: a time without an offset names no
+    /// instant.
+    public static func instant(parsing text: String, now: Date = Date()) -> Date? {
+        if text == "now" { return now }
+        let plain = ISO8601DateFormatter()
+        if let date = plain.date(from: text) { return date }
+        let fractional = ISO8601DateFormatter()
+        fractional.formatOptions.insert(.withFractionalSeconds)
+        return fractional.date(from: text)
     }
 
     /// The longest text searched for: longer than any store's name and
