@@ -13,9 +13,9 @@ public struct FramedCamera: Hashable, Sendable {
     /// (`center`, `inset`, `keep`) or the fitted bounds' centre (`fit`).
     public var target: MapCoordinate
     /// The insets that frame `target`: the map's insets, or zero in `center` mode.
-    public var padding: EdgeInsets
+    public var padding: MapInsets
 
-    public init(viewpoint: MapViewpoint, target: MapCoordinate, padding: EdgeInsets) {
+    public init(viewpoint: MapViewpoint, target: MapCoordinate, padding: MapInsets) {
         self.viewpoint = viewpoint
         self.target = target
         self.padding = padding

@@ -22,13 +22,13 @@ public struct CameraPosition: Hashable, Sendable {
     /// or in `fit` mode the fitted bounds' centre.
     public var target: MapCoordinate
     /// The insets that frame `target` (zero in `center` mode).
-    public var padding: EdgeInsets
+    public var padding: MapInsets
     /// How to move from the previous camera; nil without a map framing.
     public var animation: CameraTransition?
 
     public init(
         index: Int, storeId: String, latitude: Double, longitude: Double, zoom: Double,
-        target: MapCoordinate? = nil, padding: EdgeInsets = .zero, animation: CameraTransition? = nil
+        target: MapCoordinate? = nil, padding: MapInsets = .zero, animation: CameraTransition? = nil
     ) {
         self.index = index
         self.storeId = storeId

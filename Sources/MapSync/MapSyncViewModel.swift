@@ -48,7 +48,7 @@ public final class MapSyncViewModel: Sendable {
     /// How cameras are framed on the map; nil: centred on the store at
     /// ``zoom``, with no padding and no transition (the visibleItemsInvalidationHandler article's).
     public let framing: MapFraming?
-    let scheduler: AnyScheduler
+    let scheduler: AnyEventScheduler
 
     /// Per frame, the focused data index.
     let focus = PublishSubject<Int>()
@@ -72,9 +72,9 @@ public final class MapSyncViewModel: Sendable {
     /// thread).
     ///
     /// - Precondition: `debounceMs` is finite and ≥ 0 (0 passes values through).
-    public init(scheduler: some Scheduler, debounceMs: Milliseconds = defaultDebounceMs, zoom: Double = defaultZoom) {
+    public init(scheduler: some EventScheduler, debounceMs: Milliseconds = defaultDebounceMs, zoom: Double = defaultZoom) {
         precondition(debounceMs.isFinite && debounceMs >= 0, "debounceMs must be a finite number of ms ≥ 0, not \(debounceMs)")
-        self.scheduler = AnyScheduler(scheduler)
+        self.scheduler = AnyEventScheduler(scheduler)
         self.debounceMs = debounceMs
         self.zoom = zoom
         self.framing = nil
@@ -85,14 +85,14 @@ public final class MapSyncViewModel: Sendable {
     ///
     /// - Precondition: `debounceMs` is finite and ≥ 0; `framing` passes
     ///   `MapFraming/validate()`.
-    public init(scheduler: some Scheduler, debounceMs: Milliseconds = defaultDebounceMs, framing: MapFraming) {
+    public init(scheduler: some EventScheduler, debounceMs: Milliseconds = defaultDebounceMs, framing: MapFraming) {
         precondition(debounceMs.isFinite && debounceMs >= 0, "debounceMs must be a finite number of ms ≥ 0, not \(debounceMs)")
         do {
             try framing.validate()
         } catch {
             preconditionFailure("invalid map framing: \(error)")
         }
-        self.scheduler = AnyScheduler(scheduler)
+        self.scheduler = AnyEventScheduler(scheduler)
         self.debounceMs = debounceMs
         self.zoom = framing.zoom
         self.framing = framing
@@ -107,19 +107,19 @@ public final class MapSyncViewModel: Sendable {
     /// Where the map camera goes: debounced and distinct, plus the initial
     /// store at load and tapped stores at once; in `keep` framing only when
     /// the store leaves the safe rect.
-    public var camera: Observable<CameraPosition> { outputs.camera.asObservable() }
+    public var camera: EventStream<CameraPosition> { outputs.camera.asObservable() }
 
     /// The marker to select (and the one to deselect), alongside each camera
     /// move — and alone when `keep` framing leaves the camera where it is.
-    public var marker: Observable<MarkerSelection> { outputs.marker.asObservable() }
+    public var marker: EventStream<MarkerSelection> { outputs.marker.asObservable() }
 
     /// The cards at every frame, not debounced: focus, direction, visible
     /// items with fraction and scale.
-    public var cards: Observable<CardState> { outputs.cards.asObservable() }
+    public var cards: EventStream<CardState> { outputs.cards.asObservable() }
 
     /// The animated scrolls the carousel must make, one per marker tap:
     /// `setContentOffset(targetOffset, animated: true)`.
-    public var carouselScroll: Observable<ScrollCommand> { outputs.scroll.asObservable() }
+    public var carouselScroll: EventStream<ScrollCommand> { outputs.scroll.asObservable() }
 
     // MARK: Inputs
 

@@ -8,7 +8,7 @@ import Testing
     let scheduler = VirtualTimeScheduler()
 
     @Test func nothingIsDeliveredAfterATerminalEvent() {
-        let misbehaving = Observable<Int>.create { observer in
+        let misbehaving = EventStream<Int>.create { observer in
             observer.onNext(1)
             observer.onCompleted()
             observer.onNext(2)
@@ -21,7 +21,7 @@ import Testing
 
     @Test func aSourceThatStopsDuringSubscribeIsReleasedAtOnce() {
         let disposed = Atomic(false)
-        let source = Observable<Int>.create { observer in
+        let source = EventStream<Int>.create { observer in
             observer.onCompleted()
             return Disposables.create { disposed.store(true, ordering: .relaxed) }
         }

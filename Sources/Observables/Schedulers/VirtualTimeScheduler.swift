@@ -20,7 +20,7 @@ import Synchronization
 ///
 /// Actions run on the thread that advances the clock. Scheduling and
 /// cancelling are thread-safe.
-public final class VirtualTimeScheduler: Scheduler {
+public final class VirtualTimeScheduler: EventScheduler {
     /// The kind of an action, which orders actions due at the same instant.
     public enum Lane: UInt8, Sendable {
         /// Inputs fed from outside the pipeline (test inputs, simulated frames,
