@@ -1,7 +1,7 @@
 import CarouselEngine
 import MapCamera
 import Observables
-import Synchronization
+import Locks
 
 /// The map-sync view model: turns the carousel's frames into map
 /// camera moves and marker selections, and marker taps into carousel scrolls.
@@ -62,7 +62,7 @@ public final class MapSyncViewModel: Sendable {
         var offset: Double = 0
     }
 
-    let state = Mutex(State())
+    let state = StateLock(State())
     /// The running pipeline of the loaded list; replacing it drops the old one.
     let pipeline = SerialDisposable()
 
@@ -280,21 +280,21 @@ final class Session: Sendable {
     let layout: CarouselLayout
     let selections = PublishSubject<Int>()
     /// The last selected index, for ``MarkerSelection/previousIndex``.
-    let previousIndex = Mutex<Int?>(nil)
+    let previousIndex = StateLock<Int?>(nil)
     /// Where the last emitted camera looks: what `keep` tests and the next
     /// transition starts from; nil before the list's first camera.
-    let viewpoint = Mutex<MapViewpoint?>(nil)
+    let viewpoint = StateLock<MapViewpoint?>(nil)
     /// The id of the store last selected (the camera's), for a reload.
-    let selectedStoreId = Mutex<String?>(nil)
+    let selectedStoreId = StateLock<String?>(nil)
     /// At a reload that keeps the store on the map: its new index, which
     /// seeds distinct without moving the camera; taken by the first selection.
-    private let seed: Mutex<Int?>
+    private let seed: StateLock<Int?>
 
     init(stores: some StoreDirectory, layout: CarouselLayout, keeping kept: (index: Int, storeId: String)? = nil) {
         self.stores = stores
         self.count = stores.count
         self.layout = layout
-        seed = Mutex(kept?.index)
+        seed = StateLock(kept?.index)
         selectedStoreId.withLock { $0 = kept?.storeId }
     }
 

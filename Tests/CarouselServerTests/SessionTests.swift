@@ -4,12 +4,12 @@ import HummingbirdTesting
 import HummingbirdWSClient
 import Logging
 import NIOCore
-import Synchronization
+import Locks
 import Testing
 
 /// What a session's client received, each line with the client's clock when it came.
 final class Received: Sendable {
-    private let lines = Mutex<[(at: ContinuousClock.Instant, text: String)]>([])
+    private let lines = StateLock<[(at: ContinuousClock.Instant, text: String)]>([])
 
     func append(_ text: String) {
         lines.withLock { $0.append((ContinuousClock.now, text)) }
@@ -187,7 +187,7 @@ final class Received: Sendable {
             try await withThrowingTaskGroup(of: Int?.self) { group in
                 for index in 0..<3 {
                     group.addTask {
-                        let found = Mutex<Int?>(nil)
+                        let found = StateLock<Int?>(nil)
                         try await Self.session(port: port) { outbound, received in
                             try await outbound.write(.text(#"{"layout":{"debounceMs":0},"initialIndex":\#(index)}"#))
                             try await received.wait(for: "camera")

@@ -1,6 +1,6 @@
 import Observables
 import ObservablesTesting
-import Synchronization
+import Locks
 import Testing
 
 /// The Rx grammar `next* (error | completed)?` at the subscription boundary.
@@ -20,13 +20,13 @@ import Testing
     }
 
     @Test func aSourceThatStopsDuringSubscribeIsReleasedAtOnce() {
-        let disposed = Atomic(false)
+        let disposed = AtomicWord(0)
         let source = EventStream<Int>.create { observer in
             observer.onCompleted()
-            return Disposables.create { disposed.store(true, ordering: .relaxed) }
+            return Disposables.create { disposed.store(1) }
         }
         let subscription = source.subscribe()
-        let isDisposed = disposed.load(ordering: .relaxed)
+        let isDisposed = disposed.load() == 1
         #expect(isDisposed)
         subscription.dispose()
     }

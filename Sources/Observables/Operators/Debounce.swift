@@ -1,4 +1,4 @@
-import Synchronization
+import Locks
 
 extension EventStream {
     /// Emits a value only after `due` of silence: each value restarts the

@@ -1,4 +1,4 @@
-import Synchronization
+import Locks
 
 extension EventStream {
     /// Drops each value equivalent to the last one emitted, comparing keys
