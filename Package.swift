@@ -151,6 +151,12 @@ let package = Package(
             name: "MapSyncCatalogTests",
             dependencies: ["MapSyncCatalog", "MapSync", "StoreCatalog", "CarouselEngine", "Observables", "ObservablesTesting", "TestSupport"]
         ),
+        // Every app-facing module imported beside Observation, whose
+        // `Observable` must stay unqualified: no name of ours shadows it.
+        .testTarget(
+            name: "ObservationCoexistenceTests",
+            dependencies: ["CarouselEngine", "MapCamera", "MapSync", "MapSyncCatalog", "Observables"]
+        ),
         // End-to-end tests of the built binary; depending on the executable
         // makes `swift test` build it first.
         .testTarget(name: "CLITests", dependencies: ["carousel", "Locks", "TestSupport"]),

@@ -22,24 +22,26 @@ import Musl
 /// and tests (`-DPORTABLE_LOCKS`), and ThreadSanitizer understands it.
 ///
 /// The API is the part of `Mutex`'s that the package uses, so either type
-/// compiles at every site.
+/// compiles at every site. To compile this branch on Linux:
+/// `swift build -Xswiftc -DPORTABLE_LOCKS --scratch-path .build-portable`.
 @usableFromInline
 package struct StateLock<Value>: ~Copyable, @unchecked Sendable {
     @usableFromInline
     let storage: LockStorage<Value>
 
     @inlinable
-    package init(_ value: consuming sending Value) {
+    package init(_ value: consuming Value) {
         storage = LockStorage.make(value)
     }
 
-    /// Runs `body` with the value, holding the lock. The signature is
-    /// `Mutex.withLock`'s, so that code checked against one is checked
-    /// against the other.
+    /// Runs `body` with the value, holding the lock.
+    ///
+    /// Without `Mutex`'s `sending` annotations, which a pointer into the
+    /// buffer cannot satisfy: this signature accepts everything `Mutex`'s
+    /// does, so code the Linux build checks against `Mutex` (that no
+    /// non-`Sendable` value leaves the lock) compiles here unchanged.
     @inlinable
-    package borrowing func withLock<Result: ~Copyable, E: Error>(
-        _ body: (inout sending Value) throws(E) -> sending Result
-    ) throws(E) -> sending Result {
+    package borrowing func withLock<Result, E: Error>(_ body: (inout Value) throws(E) -> Result) throws(E) -> Result {
         try storage.withLock(body)
     }
 }
@@ -71,9 +73,7 @@ package final class LockStorage<Value>: ManagedBuffer<Value, pthread_mutex_t> {
     }
 
     @inlinable
-    func withLock<Result: ~Copyable, E: Error>(
-        _ body: (inout sending Value) throws(E) -> sending Result
-    ) throws(E) -> sending Result {
+    func withLock<Result, E: Error>(_ body: (inout Value) throws(E) -> Result) throws(E) -> Result {
         try withUnsafeMutablePointers { (value, mutex) throws(E) -> Result in
             pthread_mutex_lock(mutex)
             defer { pthread_mutex_unlock(mutex) }

@@ -14,11 +14,17 @@ public struct FramedCamera: Hashable, Sendable {
     public var target: MapCoordinate
     /// The insets that frame `target`: the map's insets, or zero in `center` mode.
     public var padding: MapInsets
+    /// The degrees the whole map view spans at ``viewpoint``, for MapKit's
+    /// `MKCoordinateRegion(center:span:)`; set by
+    /// `MapFraming/frame(_:fitting:from:atLeastZoom:)`, which knows the
+    /// view's size (``MapFraming/span(at:)``).
+    public var span: CoordinateSpan?
 
-    public init(viewpoint: MapViewpoint, target: MapCoordinate, padding: MapInsets) {
+    public init(viewpoint: MapViewpoint, target: MapCoordinate, padding: MapInsets, span: CoordinateSpan? = nil) {
         self.viewpoint = viewpoint
         self.target = target
         self.padding = padding
+        self.span = span
     }
 
     /// The camera centre.

@@ -118,6 +118,11 @@ final class Received: Sendable {
                 // store sits in the middle of the part of the map left visible.
                 #expect(try #require((framed["latitude"] as? NSNumber)?.doubleValue) < 37.4979)
                 #expect((framed["animation"] as? [String: Any])?["kind"] as? String == "none")
+                // The whole 390 × 844 view at zoom 16 (256-pt tiles) spans
+                // 360 · 390 / 2^24 degrees of longitude, for MapKit's region.
+                let span = try #require(framed["span"] as? [String: Any])
+                #expect((span["longitudeDelta"] as? NSNumber)?.doubleValue == 360.0 * 390 / 16_777_216)
+                #expect((0.0143...0.0144).contains(try #require((span["latitudeDelta"] as? NSNumber)?.doubleValue)))
 
                 // A tap then flies (or jumps) the framed camera to store 5.
                 try await outbound.write(.text(#"{"tapMarker":5}"#))
