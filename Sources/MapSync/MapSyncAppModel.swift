@@ -25,7 +25,7 @@ import Observables
 /// frame. This class holds one core and adds what an app needs: main-actor
 /// inputs (checked by the compiler), async sequences and, through
 /// ``MapSyncState``, Observation. The core stays public as ``core`` for its
-/// ``EventStream`` operators.
+/// `EventStream` operators.
 ///
 /// ## Threads
 ///
@@ -47,10 +47,13 @@ public final class MapSyncAppModel {
     /// An app's view model: debounces on the main queue; each store centred at
     /// `zoom`.
     ///
-    /// - Parameter scheduler: where the debounce runs. It must run its
-    ///   actions on the main actor: `RealTimeScheduler.main` (the default)
-    ///   in an app, a `VirtualTimeScheduler` advanced on the main actor in a
-    ///   test.
+    /// - Parameters:
+    ///   - scheduler: where the debounce runs. It must run its actions on the
+    ///     main actor: `RealTimeScheduler.main` (the default) in an app, a
+    ///     `VirtualTimeScheduler` advanced on the main actor in a test.
+    ///   - debounceMs: the silence after the carousel's last frame before the
+    ///     map follows; finite and ≥ 0.
+    ///   - zoom: the camera zoom level for every store.
     public init(
         scheduler: some EventScheduler = RealTimeScheduler.main,
         debounceMs: Milliseconds = MapSyncViewModel.defaultDebounceMs,
