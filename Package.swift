@@ -151,6 +151,7 @@ let package = Package(
             name: "MapSyncCatalogTests",
             dependencies: ["MapSyncCatalog", "MapSync", "StoreCatalog", "CarouselEngine", "Observables", "ObservablesTesting", "TestSupport"]
         ),
+        .testTarget(name: "LocksTests", dependencies: ["Locks"]),
         // Every app-facing module imported beside Observation, whose
         // `Observable` must stay unqualified: no name of ours shadows it.
         .testTarget(

@@ -63,12 +63,13 @@ package final class LockStorage<Value>: ManagedBuffer<Value, pthread_mutex_t> {
         return storage
     }
 
+    /// Destroys the mutex. Not the value: it is `ManagedBuffer`'s `header`,
+    /// a stored property that the buffer's own deinit destroys.
     @inlinable
     deinit {
-        withUnsafeMutablePointers { value, mutex in
+        withUnsafeMutablePointerToElements { mutex in
             pthread_mutex_destroy(mutex)
             mutex.deinitialize(count: 1)
-            value.deinitialize(count: 1)
         }
     }
 
