@@ -186,3 +186,31 @@ final class LockedFlag: @unchecked Sendable {
     var value: Bool? { lock.withLock { stored } }
     func set(_ value: Bool) { lock.withLock { stored = value } }
 }
+
+/// The article "Testing a carousel with virtual time", as written there.
+@MainActor
+@Test func theAppModelsCameraFollowsTheCarousel250MsAfterItsLastFrame() async throws {
+    let scheduler = VirtualTimeScheduler()
+    let viewModel = MapSyncAppModel(scheduler: scheduler, debounceMs: 250)
+    let stores = InMemoryStoreDirectory([
+        StorePin(id: "a", latitude: 37.50, longitude: 127.00),
+        StorePin(id: "b", latitude: 37.51, longitude: 127.01),
+    ])
+    let layout = try LayoutSpec().layout(dataCount: stores.count)
+
+    var cameras = viewModel.cameraUpdates.makeAsyncIterator()
+    try viewModel.load(stores, layout: layout)          // store a at t = 0, at once
+    #expect(try await cameras.next()?.storeId == "a")
+
+    // The user drags to card b: frames every 16 ms until t = 160.
+    for (step, time) in stride(from: 16.0, through: 160, by: 16).enumerated() {
+        scheduler.advance(to: time)
+        try viewModel.scrolled(to: layout.rest(1) * Double(step + 1) / 10)
+    }
+    // 160 + 250: the camera falls due exactly 250 ms after the last frame.
+    scheduler.advance(to: 409.9)
+    #expect(scheduler.pendingCount == 1)                // its timer, still waiting
+    scheduler.advance(to: 410)
+    #expect(scheduler.pendingCount == 0)
+    #expect(try await cameras.next()?.storeId == "b")
+}
