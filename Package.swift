@@ -6,6 +6,7 @@ import PackageDescription
 //   StoreCatalog   — stores, lists, import, spatial queries, stored cluster indexes (GRDB, system libsqlite3)
 //   CarouselEngine — pure math: layout, snapping, physics, visibility, focus, looping
 //   Clustering     — supercluster-compatible marker clustering, pure (no SQLite)
+//   Locks          — the lock and atomic word every module shares (internal)
 //   Observables    — our own lightweight observable, operators and schedulers
 //   MapCamera      — pure camera framing on a Web-Mercator map (insets, fit, keep, flyTo timing)
 //   MapSync        — the view model: focus stream → camera + marker (engine + observables + camera)
@@ -18,9 +19,12 @@ import PackageDescription
 // The engine and the observable know nothing of SQLite or the CLI.
 let package = Package(
     name: "MapCarousel",
-    // iOS 18 / macOS 15: the code uses `Mutex` and `Atomic` (Synchronization),
-    // which arrive with them. Linux needs no declaration and stays supported.
-    platforms: [.iOS(.v18), .macOS(.v15)],
+    // iOS 16 / macOS 13 (tvOS 16, watchOS 9, visionOS 1 follow): no module
+    // uses Synchronization's `Mutex` or `Atomic` (iOS 18) on Apple platforms —
+    // `Locks` gives them a pthread lock of our own — and the Observation API
+    // (`MapSyncState`) is marked available from iOS 17. Platform floors mean
+    // nothing on Linux, which keeps `Mutex` and `Atomic` (see `Locks`).
+    platforms: [.iOS(.v16), .macOS(.v13), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
     products: [
         .library(name: "StoreCatalog", targets: ["StoreCatalog"]),
         .library(name: "CarouselEngine", targets: ["CarouselEngine"]),
@@ -50,7 +54,7 @@ let package = Package(
     targets: [
         .target(
             name: "StoreCatalog",
-            dependencies: ["Clustering", "OpeningHours", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["Clustering", "OpeningHours", "Locks", .product(name: "GRDB", package: "GRDB.swift")],
             // The schema's SQL, compiled into the binary so that it migrates
             // a database from any directory, copied anywhere.
             // `Sources/StoreCatalog/Migrations` links to the top-level
@@ -67,10 +71,14 @@ let package = Package(
         // benchmark's 10⁷-store files and the tests' small ones. Depends on
         // nothing, so the benchmark package can use it as well.
         .target(name: "SyntheticStores"),
-        .target(name: "Observables"),
+        // The package's lock and atomic word: `Synchronization` on Linux, a
+        // pthread lock of our own on Apple platforms below iOS 18. Internal
+        // (`package` API), in no product.
+        .target(name: "Locks"),
+        .target(name: "Observables", dependencies: ["Locks"]),
         // Camera framing on a Web-Mercator map: insets, fit, keep, flyTo timing.
         .target(name: "MapCamera"),
-        .target(name: "MapSync", dependencies: ["CarouselEngine", "Observables", "MapCamera"]),
+        .target(name: "MapSync", dependencies: ["CarouselEngine", "Observables", "MapCamera", "Locks"]),
         // The JSON objects of the CLI's --json, shared with the server so
         // both print the same documents.
         .target(name: "CarouselJSON", dependencies: ["StoreCatalog", "Clustering", "CarouselEngine", "MapCamera", "MapSync"]),
@@ -80,6 +88,7 @@ let package = Package(
             name: "CarouselServer",
             dependencies: [
                 "StoreCatalog", "Clustering", "CarouselEngine", "Observables", "MapCamera", "MapSync", "MapSyncCatalog", "CarouselJSON",
+                "Locks",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -94,7 +103,7 @@ let package = Package(
             name: "carousel",
             dependencies: [
                 "StoreCatalog", "CarouselEngine", "Observables", "MapCamera", "MapSync", "MapSyncCatalog", "Clustering",
-                "CarouselJSON", "CarouselServer",
+                "CarouselJSON", "CarouselServer", "Locks",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // `carousel demo`'s sample stores and scroll script, compiled in
@@ -108,7 +117,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["SyntheticStores"], path: "Tests/TestSupport"),
         .testTarget(
             name: "StoreCatalogTests",
-            dependencies: ["StoreCatalog", "TestSupport"]
+            dependencies: ["StoreCatalog", "Locks", "TestSupport"]
         ),
         .testTarget(name: "OpeningHoursTests", dependencies: ["OpeningHours"]),
         .testTarget(
@@ -131,30 +140,37 @@ let package = Package(
         ),
         // Marble-style helpers for observable tests (recorded events on the
         // virtual scheduler), as RxTest is to RxSwift.
-        .target(name: "ObservablesTesting", dependencies: ["Observables"], path: "Tests/ObservablesTesting"),
+        .target(name: "ObservablesTesting", dependencies: ["Observables", "Locks"], path: "Tests/ObservablesTesting"),
         .testTarget(
             name: "MapCameraTests",
             dependencies: ["MapCamera", "TestSupport"]
         ),
         .testTarget(
             name: "ObservablesTests",
-            dependencies: ["Observables", "ObservablesTesting", "TestSupport"]
+            dependencies: ["Observables", "ObservablesTesting", "Locks", "TestSupport"]
         ),
         .testTarget(
             name: "MapSyncTests",
-            dependencies: ["MapSync", "MapCamera", "CarouselEngine", "Observables", "ObservablesTesting", "TestSupport"]
+            dependencies: ["MapSync", "MapCamera", "CarouselEngine", "Observables", "ObservablesTesting", "Locks", "TestSupport"]
         ),
         .testTarget(
             name: "MapSyncCatalogTests",
             dependencies: ["MapSyncCatalog", "MapSync", "StoreCatalog", "CarouselEngine", "Observables", "ObservablesTesting", "TestSupport"]
         ),
+        .testTarget(name: "LocksTests", dependencies: ["Locks"]),
+        // Every app-facing module imported beside Observation, whose
+        // `Observable` must stay unqualified: no name of ours shadows it.
+        .testTarget(
+            name: "ObservationCoexistenceTests",
+            dependencies: ["CarouselEngine", "MapCamera", "MapSync", "MapSyncCatalog", "Observables"]
+        ),
         // End-to-end tests of the built binary; depending on the executable
         // makes `swift test` build it first.
-        .testTarget(name: "CLITests", dependencies: ["carousel", "TestSupport"]),
+        .testTarget(name: "CLITests", dependencies: ["carousel", "Locks", "TestSupport"]),
         .testTarget(
             name: "CarouselServerTests",
             dependencies: [
-                "CarouselServer", "StoreCatalog", "TestSupport",
+                "CarouselServer", "StoreCatalog", "Locks", "TestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
             ]

@@ -11,7 +11,7 @@
 /// ``LayoutSpec``. Invalid values throw a ``LayoutError``.
 public struct CarouselLayout: Hashable, Sendable {
     /// The scroll axis.
-    public let axis: Axis
+    public let axis: ScrollAxis
     /// The viewport length `W` along the axis.
     public let viewport: Double
     /// The item length `w`, in points (a fraction already resolved).
@@ -22,7 +22,7 @@ public struct CarouselLayout: Hashable, Sendable {
     /// only (`center` computes its own inset).
     public let sectionInset: Double
     /// The snap anchor.
-    public let alignment: Alignment
+    public let alignment: CardAlignment
     /// The number of data items `n`; 0 is a valid, empty carousel.
     public let dataCount: Int
     /// The loop bookkeeping, or nil for a carousel with ends.
@@ -76,12 +76,12 @@ public struct CarouselLayout: Hashable, Sendable {
     ///   - animationMs: the duration of animated scrolls; ≥ 0.
     ///   - frameMs: the interval between frames; finite and ≥ 1.
     public init(
-        axis: Axis = .horizontal,
+        axis: ScrollAxis = .horizontal,
         viewport: Double,
         itemLength: ItemLength,
         spacing: Double = 0,
         sectionInset: Double = 0,
-        alignment: Alignment = .leading,
+        alignment: CardAlignment = .leading,
         dataCount: Int,
         loop: Bool = false,
         loopPadding: Int = 2,

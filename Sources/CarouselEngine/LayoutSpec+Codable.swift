@@ -27,13 +27,13 @@ extension LayoutSpec: Codable {
         }
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
-            axis: try container.decodeIfPresent(Axis.self, forKey: .axis),
+            axis: try container.decodeIfPresent(ScrollAxis.self, forKey: .axis),
             viewport: try container.decodeIfPresent(Double.self, forKey: .viewport),
             itemLength: try container.decodeIfPresent(Double.self, forKey: .itemLength),
             itemFraction: try container.decodeIfPresent(Double.self, forKey: .itemFraction),
             spacing: try container.decodeIfPresent(Double.self, forKey: .spacing),
             sectionInset: try container.decodeIfPresent(Double.self, forKey: .sectionInset),
-            alignment: try container.decodeIfPresent(Alignment.self, forKey: .alignment),
+            alignment: try container.decodeIfPresent(CardAlignment.self, forKey: .alignment),
             snap: try container.decodeIfPresent(SnapRule.self, forKey: .snap),
             behavior: try container.decodeIfPresent(ScrollBehavior.self, forKey: .behavior),
             deceleration: try container.decodeIfPresent(Deceleration.self, forKey: .deceleration),

@@ -10,7 +10,7 @@
 /// "behavior": "groupPaging", "deceleration": 0.995}`.
 public struct LayoutSpec: Hashable, Sendable {
     /// Default `horizontal`.
-    public var axis: Axis?
+    public var axis: ScrollAxis?
     /// The viewport length `W`; default 390 (an iPhone's width in points).
     public var viewport: Double?
     /// The item length in points; default 300. Exclusive with ``itemFraction``.
@@ -23,7 +23,7 @@ public struct LayoutSpec: Hashable, Sendable {
     /// The inset before the first item (leading alignment); default 0.
     public var sectionInset: Double?
     /// Overrides the preset's alignment.
-    public var alignment: Alignment?
+    public var alignment: CardAlignment?
     /// Overrides the preset's snap rule.
     public var snap: SnapRule?
     /// The preset; default `groupPagingCentered` (center + single + fast).
@@ -42,8 +42,8 @@ public struct LayoutSpec: Hashable, Sendable {
     public var frameMs: Double?
 
     public init(
-        axis: Axis? = nil, viewport: Double? = nil, itemLength: Double? = nil, itemFraction: Double? = nil,
-        spacing: Double? = nil, sectionInset: Double? = nil, alignment: Alignment? = nil, snap: SnapRule? = nil,
+        axis: ScrollAxis? = nil, viewport: Double? = nil, itemLength: Double? = nil, itemFraction: Double? = nil,
+        spacing: Double? = nil, sectionInset: Double? = nil, alignment: CardAlignment? = nil, snap: SnapRule? = nil,
         behavior: ScrollBehavior? = nil, deceleration: Deceleration? = nil, loop: Bool? = nil,
         loopPadding: Int? = nil, minScale: Double? = nil, animationMs: Double? = nil, frameMs: Double? = nil
     ) {

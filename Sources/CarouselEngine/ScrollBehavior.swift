@@ -21,7 +21,7 @@ public enum ScrollBehavior: String, CaseIterable, Codable, Hashable, Sendable {
     case none
 
     /// The anchor this preset rests items at.
-    public var alignment: Alignment {
+    public var alignment: CardAlignment {
         self == .groupPagingCentered ? .center : .leading
     }
 

@@ -8,8 +8,9 @@ import StoreCatalog
 /// A framed camera (one with an animation) prints every key:
 /// `"index", "storeId", "latitude", "longitude", "zoom", "target":
 /// {"latitude", "longitude"}, "padding": {"top", "left", "bottom", "right"},
-/// "animation": {"kind", "durationMs"}` — `latitude`/`longitude` are the
-/// view's centre. Without a map framing only the first five, as before.
+/// "animation": {"kind", "durationMs"}, "span": {"latitudeDelta",
+/// "longitudeDelta"}` — `latitude`/`longitude` are the view's centre, `span`
+/// the degrees the whole map view covers (MapKit's `MKCoordinateSpan`). Without a map framing only the first five, as before.
 /// Numbers are exact (``JSONNumber``); the table's words are rounded.
 package enum CameraJSON {
     /// The camera's keys, appended after whatever `text` already holds
@@ -27,6 +28,9 @@ package enum CameraJSON {
         let padding = camera.padding
         field("padding", #"{"top":\#(JSONNumber.exact(padding.top)),"left":\#(JSONNumber.exact(padding.left)),"bottom":\#(JSONNumber.exact(padding.bottom)),"right":\#(JSONNumber.exact(padding.right))}"#)
         field("animation", #"{"kind":"\#(animation.kind.rawValue)","durationMs":\#(JSONNumber.exact(animation.durationMs))}"#)
+        if let span = camera.span {
+            field("span", #"{"latitudeDelta":\#(JSONNumber.exact(span.latitudeDelta)),"longitudeDelta":\#(JSONNumber.exact(span.longitudeDelta))}"#)
+        }
     }
 
     /// One JSON object: `{"index", "storeId", …, "animation"}`.

@@ -1,5 +1,5 @@
 import StoreCatalog
-import Synchronization
+import Locks
 
 /// Connections of their own for the read endpoints, so that a lookup costs
 /// a lookup.
@@ -20,7 +20,7 @@ import Synchronization
 final class CatalogReaders: Sendable {
     /// The catalog the server was given: imports and other writes go there.
     let catalog: Catalog
-    private let idle = Mutex<[Catalog]>([])
+    private let idle = StateLock<[Catalog]>([])
 
     init(catalog: Catalog) {
         self.catalog = catalog

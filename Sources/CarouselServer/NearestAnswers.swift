@@ -2,7 +2,7 @@ import CarouselJSON
 import Dispatch
 import NIOCore
 import StoreCatalog
-import Synchronization
+import Locks
 
 /// `GET /stores/near` answered from memory: a ``NearestSnapshot`` of the
 /// catalog whose elements are the stores' JSON, ready to send.
@@ -43,7 +43,7 @@ final class NearestAnswers: Sendable {
     private let path: String?
     /// The connection whose data version is watched.
     private let watch: Catalog?
-    private let state = Mutex(State())
+    private let state = StateLock(State())
     /// Builds run here, one at a time, off the request threads.
     private let builder = DispatchQueue(label: "carousel.nearest-snapshot", qos: .utility)
 

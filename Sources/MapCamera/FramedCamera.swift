@@ -13,12 +13,18 @@ public struct FramedCamera: Hashable, Sendable {
     /// (`center`, `inset`, `keep`) or the fitted bounds' centre (`fit`).
     public var target: MapCoordinate
     /// The insets that frame `target`: the map's insets, or zero in `center` mode.
-    public var padding: EdgeInsets
+    public var padding: MapInsets
+    /// The degrees the whole map view spans at ``viewpoint``, for MapKit's
+    /// `MKCoordinateRegion(center:span:)`; set by
+    /// `MapFraming/frame(_:fitting:from:atLeastZoom:)`, which knows the
+    /// view's size (``MapFraming/span(at:)``).
+    public var span: CoordinateSpan?
 
-    public init(viewpoint: MapViewpoint, target: MapCoordinate, padding: EdgeInsets) {
+    public init(viewpoint: MapViewpoint, target: MapCoordinate, padding: MapInsets, span: CoordinateSpan? = nil) {
         self.viewpoint = viewpoint
         self.target = target
         self.padding = padding
+        self.span = span
     }
 
     /// The camera centre.

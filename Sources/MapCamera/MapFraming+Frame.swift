@@ -19,6 +19,18 @@ extension MapFraming {
         _ store: MapCoordinate, fitting neighbors: [MapCoordinate] = [],
         from current: MapViewpoint? = nil, atLeastZoom: Double? = nil
     ) -> FramedCamera? {
+        guard var framed = framedViewpoint(store, fitting: neighbors, from: current, atLeastZoom: atLeastZoom) else {
+            return nil
+        }
+        framed.span = span(at: framed.viewpoint)
+        return framed
+    }
+
+    /// ``frame(_:fitting:from:atLeastZoom:)`` before its span is set.
+    private func framedViewpoint(
+        _ store: MapCoordinate, fitting neighbors: [MapCoordinate],
+        from current: MapViewpoint?, atLeastZoom: Double?
+    ) -> FramedCamera? {
         let floor = atLeastZoom.flatMap { $0.isFinite ? clampedZoom($0) : nil }
         func raised(_ zoom: Double) -> Double { clampedZoom(max(zoom, floor ?? zoom)) }
         switch mode {

@@ -15,7 +15,7 @@ public struct MapFraming: Hashable, Sendable {
     /// Map view height, in points (default 844).
     public var mapHeight: Double = 844
     /// The points of the view covered by UI on each edge (default none).
-    public var insets: EdgeInsets = .zero
+    public var insets: MapInsets = .zero
     /// The tile size that fixes what a zoom level means (default 256).
     public var tileSize: TileSize = .t256
     /// How the camera frames the focused store (default `center`).
@@ -39,7 +39,7 @@ public struct MapFraming: Hashable, Sendable {
     public static let zoomRange: ClosedRange<Double> = 0...24
 
     public init(
-        mapWidth: Double = 390, mapHeight: Double = 844, insets: EdgeInsets = .zero,
+        mapWidth: Double = 390, mapHeight: Double = 844, insets: MapInsets = .zero,
         tileSize: TileSize = .t256, mode: FramingMode = .center, neighbors: Int = 1,
         fitPadding: Double = 32, keepMargin: Double = 48, minZoom: Double = 0, maxZoom: Double = 20,
         zoom: Double = 16, maxDurationMs: Double = 2000

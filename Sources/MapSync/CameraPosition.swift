@@ -22,13 +22,20 @@ public struct CameraPosition: Hashable, Sendable {
     /// or in `fit` mode the fitted bounds' centre.
     public var target: MapCoordinate
     /// The insets that frame `target` (zero in `center` mode).
-    public var padding: EdgeInsets
+    public var padding: MapInsets
     /// How to move from the previous camera; nil without a map framing.
     public var animation: CameraTransition?
+    /// The latitude and longitude deltas of the whole map view at this
+    /// camera — MapKit's `MKCoordinateRegion(center: (latitude, longitude),
+    /// span:)` — computed from the view's Web-Mercator extent
+    /// (`WebMercator/span(around:atZoom:width:height:)`); nil without a map
+    /// framing, which alone knows the view's size.
+    public var span: CoordinateSpan?
 
     public init(
         index: Int, storeId: String, latitude: Double, longitude: Double, zoom: Double,
-        target: MapCoordinate? = nil, padding: EdgeInsets = .zero, animation: CameraTransition? = nil
+        target: MapCoordinate? = nil, padding: MapInsets = .zero, animation: CameraTransition? = nil,
+        span: CoordinateSpan? = nil
     ) {
         self.index = index
         self.storeId = storeId
@@ -38,6 +45,7 @@ public struct CameraPosition: Hashable, Sendable {
         self.target = target ?? MapCoordinate(latitude: latitude, longitude: longitude)
         self.padding = padding
         self.animation = animation
+        self.span = span
     }
 
     /// The camera centred on `pin`, store `index` of the list, with no framing.
@@ -49,7 +57,7 @@ public struct CameraPosition: Hashable, Sendable {
     public init(index: Int, pin: StorePin, framed: FramedCamera, animation: CameraTransition) {
         self.init(
             index: index, storeId: pin.id, latitude: framed.center.latitude, longitude: framed.center.longitude,
-            zoom: framed.zoom, target: framed.target, padding: framed.padding, animation: animation)
+            zoom: framed.zoom, target: framed.target, padding: framed.padding, animation: animation, span: framed.span)
     }
 
     /// The camera's centre and zoom.

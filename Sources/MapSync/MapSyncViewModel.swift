@@ -1,7 +1,7 @@
 import CarouselEngine
 import MapCamera
 import Observables
-import Synchronization
+import Locks
 
 /// The map-sync view model: turns the carousel's frames into map
 /// camera moves and marker selections, and marker taps into carousel scrolls.
@@ -48,7 +48,7 @@ public final class MapSyncViewModel: Sendable {
     /// How cameras are framed on the map; nil: centred on the store at
     /// ``zoom``, with no padding and no transition (the visibleItemsInvalidationHandler article's).
     public let framing: MapFraming?
-    let scheduler: AnyScheduler
+    let scheduler: AnyEventScheduler
 
     /// Per frame, the focused data index.
     let focus = PublishSubject<Int>()
@@ -62,7 +62,7 @@ public final class MapSyncViewModel: Sendable {
         var offset: Double = 0
     }
 
-    let state = Mutex(State())
+    let state = StateLock(State())
     /// The running pipeline of the loaded list; replacing it drops the old one.
     let pipeline = SerialDisposable()
 
@@ -72,9 +72,9 @@ public final class MapSyncViewModel: Sendable {
     /// thread).
     ///
     /// - Precondition: `debounceMs` is finite and ≥ 0 (0 passes values through).
-    public init(scheduler: some Scheduler, debounceMs: Milliseconds = defaultDebounceMs, zoom: Double = defaultZoom) {
+    public init(scheduler: some EventScheduler, debounceMs: Milliseconds = defaultDebounceMs, zoom: Double = defaultZoom) {
         precondition(debounceMs.isFinite && debounceMs >= 0, "debounceMs must be a finite number of ms ≥ 0, not \(debounceMs)")
-        self.scheduler = AnyScheduler(scheduler)
+        self.scheduler = AnyEventScheduler(scheduler)
         self.debounceMs = debounceMs
         self.zoom = zoom
         self.framing = nil
@@ -85,14 +85,14 @@ public final class MapSyncViewModel: Sendable {
     ///
     /// - Precondition: `debounceMs` is finite and ≥ 0; `framing` passes
     ///   `MapFraming/validate()`.
-    public init(scheduler: some Scheduler, debounceMs: Milliseconds = defaultDebounceMs, framing: MapFraming) {
+    public init(scheduler: some EventScheduler, debounceMs: Milliseconds = defaultDebounceMs, framing: MapFraming) {
         precondition(debounceMs.isFinite && debounceMs >= 0, "debounceMs must be a finite number of ms ≥ 0, not \(debounceMs)")
         do {
             try framing.validate()
         } catch {
             preconditionFailure("invalid map framing: \(error)")
         }
-        self.scheduler = AnyScheduler(scheduler)
+        self.scheduler = AnyEventScheduler(scheduler)
         self.debounceMs = debounceMs
         self.zoom = framing.zoom
         self.framing = framing
@@ -107,19 +107,19 @@ public final class MapSyncViewModel: Sendable {
     /// Where the map camera goes: debounced and distinct, plus the initial
     /// store at load and tapped stores at once; in `keep` framing only when
     /// the store leaves the safe rect.
-    public var camera: Observable<CameraPosition> { outputs.camera.asObservable() }
+    public var camera: EventStream<CameraPosition> { outputs.camera.asObservable() }
 
     /// The marker to select (and the one to deselect), alongside each camera
     /// move — and alone when `keep` framing leaves the camera where it is.
-    public var marker: Observable<MarkerSelection> { outputs.marker.asObservable() }
+    public var marker: EventStream<MarkerSelection> { outputs.marker.asObservable() }
 
     /// The cards at every frame, not debounced: focus, direction, visible
     /// items with fraction and scale.
-    public var cards: Observable<CardState> { outputs.cards.asObservable() }
+    public var cards: EventStream<CardState> { outputs.cards.asObservable() }
 
     /// The animated scrolls the carousel must make, one per marker tap:
     /// `setContentOffset(targetOffset, animated: true)`.
-    public var carouselScroll: Observable<ScrollCommand> { outputs.scroll.asObservable() }
+    public var carouselScroll: EventStream<ScrollCommand> { outputs.scroll.asObservable() }
 
     // MARK: Inputs
 
@@ -280,21 +280,21 @@ final class Session: Sendable {
     let layout: CarouselLayout
     let selections = PublishSubject<Int>()
     /// The last selected index, for ``MarkerSelection/previousIndex``.
-    let previousIndex = Mutex<Int?>(nil)
+    let previousIndex = StateLock<Int?>(nil)
     /// Where the last emitted camera looks: what `keep` tests and the next
     /// transition starts from; nil before the list's first camera.
-    let viewpoint = Mutex<MapViewpoint?>(nil)
+    let viewpoint = StateLock<MapViewpoint?>(nil)
     /// The id of the store last selected (the camera's), for a reload.
-    let selectedStoreId = Mutex<String?>(nil)
+    let selectedStoreId = StateLock<String?>(nil)
     /// At a reload that keeps the store on the map: its new index, which
     /// seeds distinct without moving the camera; taken by the first selection.
-    private let seed: Mutex<Int?>
+    private let seed: StateLock<Int?>
 
     init(stores: some StoreDirectory, layout: CarouselLayout, keeping kept: (index: Int, storeId: String)? = nil) {
         self.stores = stores
         self.count = stores.count
         self.layout = layout
-        seed = Mutex(kept?.index)
+        seed = StateLock(kept?.index)
         selectedStoreId.withLock { $0 = kept?.storeId }
     }
 

@@ -1,4 +1,4 @@
-import Synchronization
+import Locks
 
 /// Stands between a source and an outside observer and enforces the Rx
 /// grammar: nothing after a terminal event, nothing after `dispose()`

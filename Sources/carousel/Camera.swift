@@ -79,7 +79,8 @@ extension Carousel {
             // The clustering's zoom levels are supercluster's, as the map's.
             let floor = uncluster ? Double(try catalog.unclusterZoom(list: list, position: index)) : nil
             let move = framing.frame(store, fitting: neighbors, from: current, atLeastZoom: floor)
-            let framed = move ?? FramedCamera(viewpoint: current!, target: store, padding: framing.insets)
+            let framed = move ?? FramedCamera(
+                viewpoint: current!, target: store, padding: framing.insets, span: framing.span(at: current!))
             let camera = CameraPosition(
                 index: index, pin: pin, framed: framed, animation: framing.transition(from: current, to: framed.viewpoint))
 

@@ -11,7 +11,7 @@ import MapSync
 /// they are carried here for its commands and ignored by the engine.
 struct LayoutOptions: ParsableArguments {
     @Option(help: "Scroll axis (default horizontal).")
-    var axis: Axis?
+    var axis: ScrollAxis?
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Viewport length along the axis, in points (default 390).", valueName: "W"))
     var viewport: Double?
@@ -29,7 +29,7 @@ struct LayoutOptions: ParsableArguments {
     var sectionInset: Double?
 
     @Option(help: "Snap anchor (default: the behavior's).")
-    var alignment: Alignment?
+    var alignment: CardAlignment?
 
     @Option(help: "Snap rule (default: the behavior's).")
     var snap: SnapRule?
@@ -131,7 +131,7 @@ extension Double {
 }
 
 // The engine's enums parse from their raw names ("center", "groupPaging").
-extension Axis: ExpressibleByArgument {}
-extension Alignment: ExpressibleByArgument {}
+extension ScrollAxis: ExpressibleByArgument {}
+extension CardAlignment: ExpressibleByArgument {}
 extension SnapRule: ExpressibleByArgument {}
 extension ScrollBehavior: ExpressibleByArgument {}

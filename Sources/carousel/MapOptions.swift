@@ -78,13 +78,13 @@ struct MapOptions: ParsableArguments {
     }
 
     /// `T,L,B,R`: four numbers of points.
-    static func parseInsets(_ text: String) throws -> EdgeInsets {
+    static func parseInsets(_ text: String) throws -> MapInsets {
         let parts = text.split(separator: ",", omittingEmptySubsequences: false)
             .map { Double($0.trimmingCharacters(in: .whitespaces)) }
         guard parts.count == 4, let top = parts[0], let left = parts[1], let bottom = parts[2], let right = parts[3] else {
             throw CLIError("--insets must be four numbers T,L,B,R (top, left, bottom, right points), e.g. 0,0,240,0 (got '\(text)')")
         }
-        return EdgeInsets(top: top, left: left, bottom: bottom, right: right)
+        return MapInsets(top: top, left: left, bottom: bottom, right: right)
     }
 
     /// `framing` validated, its errors named as the flags that set them.

@@ -3,7 +3,7 @@ import CarouselServer
 import Dispatch
 import Hummingbird
 import Logging
-import Synchronization
+import Locks
 
 extension Carousel {
     /// `carousel serve`: the catalog and live map sync over HTTP (CarouselServer).
@@ -68,7 +68,7 @@ extension Carousel {
             // The CLI's entry point is synchronous; the server runs as a task
             // (its service group turning SIGINT/SIGTERM into a graceful
             // shutdown) while this thread waits for it to end.
-            let failure = Mutex<(any Error)?>(nil)
+            let failure = StateLock<(any Error)?>(nil)
             let done = DispatchSemaphore(value: 0)
             Task {
                 do {

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locks
 import Testing
 import TestSupport
 
@@ -106,7 +106,7 @@ struct HardeningCommandTests {
         // one round in a hundred, so one round proves little.
         for _ in 0..<12 {
             let workspace = try Workspace()
-            let results = Mutex<[CarouselProcess.Result?]>([])
+            let results = StateLock<[CarouselProcess.Result?]>([])
             DispatchQueue.concurrentPerform(iterations: 8) { _ in
                 let result = try? workspace.run(["lists", "--json"])
                 results.withLock { $0.append(result) }
@@ -125,7 +125,7 @@ struct HardeningCommandTests {
     func parallelImportsWaitForEachOther() throws {
         let workspace = try Workspace()
         let csv = Paths.packageRoot.appendingPathComponent("SampleData/seoul-coffee.csv").path
-        let results = Mutex<[CarouselProcess.Result?]>([])
+        let results = StateLock<[CarouselProcess.Result?]>([])
         DispatchQueue.concurrentPerform(iterations: 8) { index in
             let result = try? workspace.run(["import", csv, "--list", "list\(index)"])
             results.withLock { $0.append(result) }

@@ -14,12 +14,12 @@ extension CarouselScroller {
 
 /// A layout or a test failure: the layouts in tests are valid by construction.
 func makeLayout(
-    axis: Axis = .horizontal,
+    axis: ScrollAxis = .horizontal,
     viewport: Double = 390,
     itemLength: ItemLength = .points(300),
     spacing: Double = 12,
     sectionInset: Double = 0,
-    alignment: Alignment = .center,
+    alignment: CardAlignment = .center,
     dataCount: Int = 10,
     loop: Bool = false,
     loopPadding: Int = 2,

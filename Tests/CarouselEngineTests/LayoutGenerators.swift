@@ -22,7 +22,7 @@ enum LayoutGen {
             Gen.bool(),
             Gen.double(in: 0...50),
             Gen.double(in: 0...30),
-            Gen<Alignment>.case,
+            Gen<CardAlignment>.case,
             Gen.int(in: 1...500),
             Gen.int(in: 1...3),
             Gen<SnapRule>.case

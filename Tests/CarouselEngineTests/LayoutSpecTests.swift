@@ -14,13 +14,13 @@ struct LayoutSpecTests {
     }
 
     @Test(arguments: [
-        (ScrollBehavior.groupPagingCentered, Alignment.center, SnapRule.single, Deceleration.fast),
+        (ScrollBehavior.groupPagingCentered, CardAlignment.center, SnapRule.single, Deceleration.fast),
         (.groupPaging, .leading, .single, .fast),
         (.continuousGroupLeadingBoundary, .leading, .nearest, .normal),
         (.paging, .leading, .page, .fast),
         (.continuous, .leading, .free, .normal),
     ])
-    func presetsMirrorUIKit(behavior: ScrollBehavior, alignment: Alignment, snap: SnapRule, deceleration: Deceleration) throws {
+    func presetsMirrorUIKit(behavior: ScrollBehavior, alignment: CardAlignment, snap: SnapRule, deceleration: Deceleration) throws {
         let layout = try LayoutSpec(behavior: behavior).layout(dataCount: 3)
         #expect(layout.alignment == alignment && layout.snap == snap && layout.deceleration == deceleration)
     }

@@ -4,12 +4,12 @@ import HummingbirdTesting
 import HummingbirdWSClient
 import Logging
 import NIOCore
-import Synchronization
+import Locks
 import Testing
 
 /// What a session's client received, each line with the client's clock when it came.
 final class Received: Sendable {
-    private let lines = Mutex<[(at: ContinuousClock.Instant, text: String)]>([])
+    private let lines = StateLock<[(at: ContinuousClock.Instant, text: String)]>([])
 
     func append(_ text: String) {
         lines.withLock { $0.append((ContinuousClock.now, text)) }
@@ -118,6 +118,11 @@ final class Received: Sendable {
                 // store sits in the middle of the part of the map left visible.
                 #expect(try #require((framed["latitude"] as? NSNumber)?.doubleValue) < 37.4979)
                 #expect((framed["animation"] as? [String: Any])?["kind"] as? String == "none")
+                // The whole 390 × 844 view at zoom 16 (256-pt tiles) spans
+                // 360 · 390 / 2^24 degrees of longitude, for MapKit's region.
+                let span = try #require(framed["span"] as? [String: Any])
+                #expect((span["longitudeDelta"] as? NSNumber)?.doubleValue == 360.0 * 390 / 16_777_216)
+                #expect((0.0143...0.0144).contains(try #require((span["latitudeDelta"] as? NSNumber)?.doubleValue)))
 
                 // A tap then flies (or jumps) the framed camera to store 5.
                 try await outbound.write(.text(#"{"tapMarker":5}"#))
@@ -187,7 +192,7 @@ final class Received: Sendable {
             try await withThrowingTaskGroup(of: Int?.self) { group in
                 for index in 0..<3 {
                     group.addTask {
-                        let found = Mutex<Int?>(nil)
+                        let found = StateLock<Int?>(nil)
                         try await Self.session(port: port) { outbound, received in
                             try await outbound.write(.text(#"{"layout":{"debounceMs":0},"initialIndex":\#(index)}"#))
                             try await received.wait(for: "camera")

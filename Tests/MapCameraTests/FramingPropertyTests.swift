@@ -14,7 +14,7 @@ struct FramingPropertyTests {
     static func randomFraming(_ random: inout SplitMix64, mode: FramingMode) -> MapFraming {
         let width = Double.random(in: 200...1200, using: &random)
         let height = Double.random(in: 200...1200, using: &random)
-        let insets = EdgeInsets(
+        let insets = MapInsets(
             top: Double.random(in: 0...(height * 0.3), using: &random),
             left: Double.random(in: 0...(width * 0.3), using: &random),
             bottom: Double.random(in: 0...(height * 0.3), using: &random),

@@ -6,7 +6,7 @@ import Testing
 @Suite("Camera framing")
 struct FramingTests {
     @Test func centerPutsTheStoreAtTheViewsCentreAndIgnoresInsets() throws {
-        let framing = MapFraming(insets: EdgeInsets(top: 100, bottom: 300))
+        let framing = MapFraming(insets: MapInsets(top: 100, bottom: 300))
         let camera = try #require(framing.frame(at(37.4979, 127.0276)))
         #expect(camera.center == at(37.4979, 127.0276))
         #expect(camera.zoom == 16)
@@ -20,7 +20,7 @@ struct FramingTests {
         // x 236: lng = (236/512 − 0.5) · 360 = −14.0625.
         // y 356: φ = 2·atan(exp(π·(1 − 2·356/512))) − 90° = 2·atan(e^(−1.227185)) − 90°
         //        = 2·atan(0.293109) − 90° = 2 · 16.3393° − 90° = −57.3265°.
-        let insets = EdgeInsets(top: 100, left: 40, bottom: 300)
+        let insets = MapInsets(top: 100, left: 40, bottom: 300)
         let framing = MapFraming(insets: insets, mode: .inset, zoom: 1)
         let camera = try #require(framing.frame(at(0, 0)))
         #expect(close(camera.center.longitude, -14.0625))
@@ -42,7 +42,7 @@ struct FramingTests {
     }
 
     @Test func fitOfOneStoreIsInsetAtTheGivenZoom() throws {
-        let framing = MapFraming(insets: EdgeInsets(bottom: 240), mode: .fit, zoom: 15)
+        let framing = MapFraming(insets: MapInsets(bottom: 240), mode: .fit, zoom: 15)
         let fitted = try #require(framing.frame(at(37.5, 127)))
         var inset = framing
         inset.mode = .inset
@@ -117,7 +117,7 @@ struct FramingTests {
     @Test func keepWithABottomCarouselMovesAsInsetAtTheCurrentZoom() throws {
         // Bottom inset 300: safe y in [48, 844 − 300 − 48] = [48, 496]. The
         // camera (0, 0) at zoom 3 shows it at y 422; 74 pt south is 496.
-        let framing = MapFraming(insets: EdgeInsets(bottom: 300), mode: .keep, zoom: 16)
+        let framing = MapFraming(insets: MapInsets(bottom: 300), mode: .keep, zoom: 16)
         let current = MapViewpoint(center: at(0, 0), zoom: 3)
         #expect(framing.frame(coordinate(0, 73.999, from: at(0, 0), atZoom: 3), from: current) == nil)
         let store = coordinate(0, 74.001, from: at(0, 0), atZoom: 3)
@@ -126,11 +126,11 @@ struct FramingTests {
         #expect(moved.zoom == 3)
         let expected = coordinate(0, 150, from: store, atZoom: 3)
         #expect(close(moved.center.latitude, expected.latitude) && close(moved.center.longitude, expected.longitude))
-        #expect(moved.target == store && moved.padding == EdgeInsets(bottom: 300))
+        #expect(moved.target == store && moved.padding == MapInsets(bottom: 300))
     }
 
     @Test func keepAtLoadFramesAsInsetAtTheGivenZoom() throws {
-        let framing = MapFraming(insets: EdgeInsets(bottom: 240), mode: .keep, zoom: 15)
+        let framing = MapFraming(insets: MapInsets(bottom: 240), mode: .keep, zoom: 15)
         var inset = framing
         inset.mode = .inset
         #expect(framing.frame(at(37.5, 127)) == inset.frame(at(37.5, 127)))

@@ -16,18 +16,18 @@ struct ValidationTests {
     @Test func theDefaultsAreValid() throws {
         try MapFraming().validate()
         for mode in FramingMode.allCases {
-            try MapFraming(insets: EdgeInsets(top: 60, bottom: 240), tileSize: .t512, mode: mode).validate()
+            try MapFraming(insets: MapInsets(top: 60, bottom: 240), tileSize: .t512, mode: mode).validate()
         }
     }
 
     @Test func aViewOrVisibleRectWithoutSizeIsRefused() {
         #expect(message(MapFraming(mapWidth: 0)) == "mapWidth must be a finite number of points in (0, 100000] (got 0)")
         #expect(message(MapFraming(mapHeight: -5)) == "mapHeight must be a finite number of points in (0, 100000] (got -5)")
-        #expect(message(MapFraming(insets: EdgeInsets(left: 200, right: 190)))
+        #expect(message(MapFraming(insets: MapInsets(left: 200, right: 190)))
             == "insets must be left + right < mapWidth 390 so the visible rect has a width (got left + right = 390)")
-        #expect(message(MapFraming(insets: EdgeInsets(top: 500, bottom: 400)))
+        #expect(message(MapFraming(insets: MapInsets(top: 500, bottom: 400)))
             == "insets must be top + bottom < mapHeight 844 so the visible rect has a height (got top + bottom = 900)")
-        #expect(message(MapFraming(insets: EdgeInsets(bottom: -1))) == "insets.bottom must be a finite number of points ≥ 0 (got -1)")
+        #expect(message(MapFraming(insets: MapInsets(bottom: -1))) == "insets.bottom must be a finite number of points ≥ 0 (got -1)")
     }
 
     @Test func zoomsOutsideTheirRangeAreRefused() {
@@ -45,7 +45,7 @@ struct ValidationTests {
     }
 
     @Test func paddingsAndMarginsMustLeaveRoom() {
-        #expect(message(MapFraming(insets: EdgeInsets(bottom: 744), keepMargin: 50))
+        #expect(message(MapFraming(insets: MapInsets(bottom: 744), keepMargin: 50))
             == "keepMargin must be a finite number of points in [0, 50) (half the visible rect's shorter side) (got 50)")
         #expect(message(MapFraming(neighbors: -1)) == "neighbors must be a whole number in [0, 1000] (got -1)")
     }

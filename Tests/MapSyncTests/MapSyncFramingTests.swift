@@ -17,7 +17,7 @@ import Testing
 
     /// A 390 × 844 map whose bottom 240 pt the carousel covers.
     static func map(_ mode: FramingMode, zoom: Double) -> MapFraming {
-        MapFraming(insets: EdgeInsets(bottom: 240), mode: mode, zoom: zoom)
+        MapFraming(insets: MapInsets(bottom: 240), mode: mode, zoom: zoom)
     }
 
     private func record(_ viewModel: MapSyncViewModel) -> EventRecorder<TimelineEntry.Kind> {
@@ -108,7 +108,7 @@ import Testing
         let flight = try #require(tapped.animation)
         #expect(flight.kind == .fly)
         #expect(abs(flight.durationMs - 626.96) < 0.01, "\(flight)")
-        #expect(tapped.target == coordinate(5) && tapped.padding == EdgeInsets(bottom: 240))
+        #expect(tapped.target == coordinate(5) && tapped.padding == MapInsets(bottom: 240))
     }
 
     @Test func aTapInKeepModeOnAMarkerInViewSelectsItWithoutMovingTheCamera() throws {
@@ -151,7 +151,7 @@ import Testing
         // The swipe lands on card 1, in view at zoom 12: its marker, no camera.
         #expect(kinds == ["camera", "marker", "marker"], "\(run.timeline)")
         if case .camera(let camera) = run.timeline[0].kind {
-            #expect(camera.animation == CameraTransition.none && camera.padding == EdgeInsets(bottom: 240))
+            #expect(camera.animation == CameraTransition.none && camera.padding == MapInsets(bottom: 240))
         }
     }
 

@@ -2,7 +2,7 @@ import CarouselEngine
 import MapSync
 import Observables
 import ObservablesTesting
-import Synchronization
+import Locks
 import Testing
 
 /// The entry points an app calls: raw scroll offsets, reloads that keep the
@@ -176,7 +176,7 @@ import Testing
     ])
     let layout = try LayoutSpec().layout(dataCount: stores.count)
 
-    let cameras = Mutex<[(time: Double, store: String)]>([])
+    let cameras = StateLock<[(time: Double, store: String)]>([])
     _ = viewModel.camera.subscribe(onNext: { camera in
         cameras.withLock { $0.append((scheduler.now, camera.storeId)) }
     })

@@ -1,7 +1,7 @@
 import CarouselEngine
 import MapSync
 import Observables
-import Synchronization
+import Locks
 import Testing
 
 /// Simulations stop at their limits with an error naming the limit, instead
@@ -88,7 +88,7 @@ struct SimulationLimitTests {
         ])
         let simulator = try ScrollSimulation(script: script, stores: stores)
         let collected = try simulator.run(trace: true)
-        let streamed = Mutex<[TimelineEntry]>([])
+        let streamed = StateLock<[TimelineEntry]>([])
         let end = try simulator.run(trace: true) { entry in streamed.withLock { $0.append(entry) } }
         #expect(streamed.withLock { $0 } == collected.timeline)
         #expect(!collected.timeline.isEmpty)
@@ -100,7 +100,7 @@ struct SimulationLimitTests {
     func aConsumerErrorStopsTheRun() throws {
         struct Full: Error {}
         let script = ScrollScript(events: [.init(at: 0, .drag(by: 900, durationMs: 2000, velocity: nil))])
-        let taken = Mutex(0)
+        let taken = StateLock(0)
         #expect(throws: Full.self) {
             try ScrollSimulation(script: script, stores: stores).run(trace: true) { _ in
                 try taken.withLock { count in

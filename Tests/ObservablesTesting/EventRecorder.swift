@@ -1,5 +1,5 @@
 import Observables
-import Synchronization
+import Locks
 
 /// Records every event it observes with the virtual time it arrived at
 /// (RxTest's `TestableObserver`).
@@ -37,7 +37,7 @@ public final class EventRecorder<Value: Sendable>: Sendable {
     }
 
     /// Subscribes this recorder to `source` now; `dispose()` ends the subscription.
-    public func record(_ source: Observable<Value>) {
+    public func record(_ source: EventStream<Value>) {
         subscription.disposable = source.subscribe(observer)
     }
 

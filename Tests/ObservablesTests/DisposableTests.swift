@@ -1,5 +1,5 @@
 import Observables
-import Synchronization
+import Locks
 import Testing
 
 @Suite struct DisposableTests {

@@ -1,6 +1,6 @@
 import Observables
 import ObservablesTesting
-import Synchronization
+import Locks
 import Testing
 
 /// The Rx grammar `next* (error | completed)?` at the subscription boundary.
@@ -8,7 +8,7 @@ import Testing
     let scheduler = VirtualTimeScheduler()
 
     @Test func nothingIsDeliveredAfterATerminalEvent() {
-        let misbehaving = Observable<Int>.create { observer in
+        let misbehaving = EventStream<Int>.create { observer in
             observer.onNext(1)
             observer.onCompleted()
             observer.onNext(2)
@@ -20,13 +20,13 @@ import Testing
     }
 
     @Test func aSourceThatStopsDuringSubscribeIsReleasedAtOnce() {
-        let disposed = Atomic(false)
-        let source = Observable<Int>.create { observer in
+        let disposed = AtomicWord(0)
+        let source = EventStream<Int>.create { observer in
             observer.onCompleted()
-            return Disposables.create { disposed.store(true, ordering: .relaxed) }
+            return Disposables.create { disposed.store(1) }
         }
         let subscription = source.subscribe()
-        let isDisposed = disposed.load(ordering: .relaxed)
+        let isDisposed = disposed.load() == 1
         #expect(isDisposed)
         subscription.dispose()
     }

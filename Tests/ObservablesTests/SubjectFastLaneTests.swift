@@ -2,7 +2,7 @@ import Dispatch
 import Foundation
 import Observables
 import ObservablesTesting
-import Synchronization
+import Locks
 import Testing
 import TestSupport
 
@@ -16,19 +16,19 @@ import TestSupport
 
     /// Fails the test if two deliveries of one subject ever overlap.
     final class OverlapDetector: Sendable {
-        private let inside = Atomic(false)
-        private let overlapCount = Atomic(0)
+        private let inside = AtomicWord(0)
+        private let overlapCount = AtomicWord(0)
 
-        var overlaps: Int { overlapCount.load(ordering: .relaxed) }
+        var overlaps: Int { Int(overlapCount.load()) }
 
         func enter() {
-            if inside.exchange(true, ordering: .acquiring) {
-                overlapCount.add(1, ordering: .relaxed)
+            if inside.exchange(1) == 1 {
+                overlapCount.add(1)
             }
         }
 
         func leave() {
-            inside.store(false, ordering: .releasing)
+            inside.store(0)
         }
     }
 
@@ -198,7 +198,7 @@ import TestSupport
         let permanent = StateLock<[[Int]]>(Array(repeating: [], count: sources))
         let sentCounts = StateLock<[Int]>(Array(repeating: rounds, count: sources))
         let transientRuns = Log<(churner: Int, round: Int, seen: [[Int]])>()
-        let churnersDone = Atomic(0)
+        let churnersDone = AtomicWord(0)
         let stayLengths: [[Int]] = (0..<churners).map { churner in
             var random = SplitMix64(seed: seed &+ UInt64(churner))
             return (0..<rounds).map { _ in Int.random(in: 1...30, using: &random) }
@@ -216,7 +216,7 @@ import TestSupport
             threads.enter()
             Thread.detachNewThread {
                 var index = 0
-                while churnersDone.load(ordering: .acquiring) < churners {
+                while Int(churnersDone.load()) < churners {
                     subject.onNext(sender * stride + index)
                     index += 1
                     // Two senders outrun one deliverer: keep the backlog short,
@@ -246,7 +246,7 @@ import TestSupport
                     transient.dispose()
                     transientRuns.append((churner, round, seen.withLock { $0 }))
                 }
-                churnersDone.add(1, ordering: .releasing)
+                churnersDone.add(1)
                 threads.leave()
             }
         }

@@ -1,7 +1,7 @@
 import Dispatch
 import Observables
 import ObservablesTesting
-import Synchronization
+import Locks
 import Testing
 
 @Suite struct SubjectTests {
@@ -84,16 +84,16 @@ import Testing
         let senders = 8
         let valuesPerSender = 10_000
         let subject = PublishSubject<Int>()
-        let delivering = Atomic(false)
-        let overlaps = Atomic(0)
+        let delivering = AtomicWord(0)
+        let overlaps = AtomicWord(0)
         let received = StateLock<[[Int]]>(Array(repeating: [], count: senders))
         let subscription = subject.asObservable().subscribe(onNext: { value in
             // Serialized delivery: nobody else may be inside this observer.
-            if delivering.exchange(true, ordering: .acquiring) {
-                overlaps.add(1, ordering: .relaxed)
+            if delivering.exchange(1) == 1 {
+                overlaps.add(1)
             }
             received.withLock { $0[value / valuesPerSender].append(value % valuesPerSender) }
-            delivering.store(false, ordering: .releasing)
+            delivering.store(0)
         })
         DispatchQueue.concurrentPerform(iterations: senders) { sender in
             for index in 0..<valuesPerSender {
@@ -101,7 +101,7 @@ import Testing
             }
         }
         subscription.dispose()
-        #expect(overlaps.load(ordering: .relaxed) == 0)
+        #expect(overlaps.load() == 0)
         let perSender = received.withLock { $0 }
         for (sender, values) in perSender.enumerated() {
             #expect(values == Array(0..<valuesPerSender), "sender \(sender): \(values.count) values, out of order or missing")

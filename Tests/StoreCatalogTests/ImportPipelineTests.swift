@@ -1,4 +1,4 @@
-import Synchronization
+import Locks
 import Testing
 @testable import StoreCatalog
 import TestSupport
@@ -143,7 +143,7 @@ struct ImportPipelineTests {
             taken += 1
             // Held here: `taken` batches; queued: at most 2; in the reader's
             // hands: one, full and waiting for room at worst.
-            let read = reader.progress.read.load(ordering: .relaxed)
+            let read = Int(reader.progress.read.load())
             #expect(read <= (taken + shape.queuedBatches + 1) * shape.batchRows, "after \(taken) batches")
         }
         #expect(taken == 2_000)
@@ -162,8 +162,8 @@ struct ImportPipelineTests {
             }
         }
         // Returned only once the reading thread is done with the reader.
-        #expect(reader.progress.inside.load(ordering: .relaxed) == 0)
-        #expect(reader.progress.read.load(ordering: .relaxed) <= (3 + shape.queuedBatches + 1) * shape.batchRows)
+        #expect(reader.progress.inside.load() == 0)
+        #expect(Int(reader.progress.read.load()) <= (3 + shape.queuedBatches + 1) * shape.batchRows)
     }
 }
 
@@ -171,19 +171,19 @@ struct ImportPipelineTests {
 /// whether a read is under way.
 private struct CountingReader: StoreRowReader {
     final class Progress: Sendable {
-        let read = Atomic(0)
-        let inside = Atomic(0)
+        let read = AtomicWord(0)
+        let inside = AtomicWord(0)
     }
 
     let rows: Int
     let progress = Progress()
 
     mutating func next() throws(ImportFileError) -> ImportRow? {
-        progress.inside.add(1, ordering: .relaxed)
-        defer { progress.inside.subtract(1, ordering: .relaxed) }
-        let index = progress.read.load(ordering: .relaxed)
+        progress.inside.add(1)
+        defer { progress.inside.subtract(1) }
+        let index = Int(progress.read.load())
         guard index < rows else { return nil }
-        progress.read.add(1, ordering: .relaxed)
+        progress.read.add(1)
         return .valid(Store(id: "c\(index)", name: "C", latitude: 0, longitude: 0), line: index + 2)
     }
 }

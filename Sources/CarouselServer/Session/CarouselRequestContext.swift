@@ -1,6 +1,6 @@
 import Hummingbird
 import HummingbirdWebSocket
-import Synchronization
+import Locks
 
 /// The request context of every route: hummingbird-websocket's
 /// `BasicWebSocketRequestContext`, except that a WebSocket session lets go
@@ -33,6 +33,6 @@ public struct CarouselRequestContext: RequestContext, WebSocketRequestContext {
     }
 
     private final class Holder: Sendable {
-        let reference = Mutex<WebSocketHandlerReference<CarouselRequestContext>?>(WebSocketHandlerReference())
+        let reference = StateLock<WebSocketHandlerReference<CarouselRequestContext>?>(WebSocketHandlerReference())
     }
 }

@@ -6,7 +6,7 @@ import MapSync
 import MapSyncCatalog
 import Observables
 import StoreCatalog
-import Synchronization
+import Locks
 
 /// One client's live map sync: its own `MapSyncViewModel` on the wall clock,
 /// fed by the offsets the client's carousel reports, sending back `camera`,
@@ -21,7 +21,7 @@ final class LiveSession: Sendable {
     private let scheduler: RealTimeScheduler
     private let send: @Sendable (String) -> Void
     /// The subscriptions to the current view model's outputs.
-    private let current = Mutex<(any Disposable)?>(nil)
+    private let current = StateLock<(any Disposable)?>(nil)
 
     private struct State {
         var viewModel: MapSyncViewModel?
@@ -33,7 +33,7 @@ final class LiveSession: Sendable {
         var framing: MapFraming?
         var closed = false
     }
-    private let state = Mutex(State())
+    private let state = StateLock(State())
 
     /// A session on `list`; its lines go to `send`, in order.
     init(stores: CatalogStoreDirectory, label: String, send: @escaping @Sendable (String) -> Void) {

@@ -3,7 +3,7 @@ import HummingbirdWebSocket
 import Logging
 import MapSyncCatalog
 import StoreCatalog
-import Synchronization
+import Locks
 
 /// `GET /lists/{name}/session`: the WebSocket upgrade into a ``LiveSession``.
 ///
@@ -69,7 +69,7 @@ struct SessionRoute {
 
 /// How many sessions are open now, and a number for each new one.
 public final class SessionCounter: Sendable {
-    private let counts = Mutex((open: 0, opened: 0))
+    private let counts = StateLock((open: 0, opened: 0))
 
     public init() {}
 

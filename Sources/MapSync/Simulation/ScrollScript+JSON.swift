@@ -109,18 +109,18 @@ private enum MapDocument {
         return framing
     }
 
-    private static func insets(_ map: KeyedDecodingContainer<AnyKey>) throws -> EdgeInsets {
+    private static func insets(_ map: KeyedDecodingContainer<AnyKey>) throws -> MapInsets {
         if var list = try? map.nestedUnkeyedContainer(forKey: "insets") {
             var values: [Double] = []
             while !list.isAtEnd { values.append(try list.decode(Double.self)) }
             guard values.count == 4 else {
                 throw Problem("map.insets must be [top, left, bottom, right]: 4 numbers (got \(values.count))")
             }
-            return EdgeInsets(top: values[0], left: values[1], bottom: values[2], right: values[3])
+            return MapInsets(top: values[0], left: values[1], bottom: values[2], right: values[3])
         }
         let edges = try map.nestedContainer(keyedBy: AnyKey.self, forKey: "insets")
         try edges.rejectUnknownKeys(allowing: ["top", "left", "bottom", "right"], in: "map.insets")
-        return EdgeInsets(
+        return MapInsets(
             top: try edges.decodeIfPresent(Double.self, forKey: "top") ?? 0,
             left: try edges.decodeIfPresent(Double.self, forKey: "left") ?? 0,
             bottom: try edges.decodeIfPresent(Double.self, forKey: "bottom") ?? 0,

@@ -1,7 +1,7 @@
 import CarouselEngine
 import MapCamera
 import Observables
-import Synchronization
+import Locks
 
 extension ScrollSimulation {
     /// One play of a script: the scroller, the view model and the scheduler
@@ -48,8 +48,8 @@ extension ScrollSimulation {
             var failure: (any Error)?
         }
 
-        private let carousel: Mutex<Carousel>
-        private let log = Mutex(Log())
+        private let carousel: StateLock<Carousel>
+        private let log = StateLock(Log())
 
         init(
             layout: CarouselLayout, stores: any StoreDirectory, initialIndex: Int,
@@ -64,7 +64,7 @@ extension ScrollSimulation {
             let scheduler = scheduler
             viewModel = framing.map { MapSyncViewModel(scheduler: scheduler, debounceMs: debounceMs, framing: $0) }
                 ?? MapSyncViewModel(scheduler: scheduler, debounceMs: debounceMs, zoom: zoom)
-            carousel = Mutex(Carousel(scroller: try CarouselScroller(layout: layout, initialIndex: initialIndex)))
+            carousel = StateLock(Carousel(scroller: try CarouselScroller(layout: layout, initialIndex: initialIndex)))
         }
 
         /// Plays `script` until it ends (or until `time`), handing each entry to

@@ -1,6 +1,6 @@
 import CarouselEngine
 import Observables
-import Synchronization
+import Locks
 
 /// Replays a ``ScrollScript`` in virtual time: script events drive
 /// a `CarouselScroller`, its frames (every `frameMs`) feed a
@@ -98,7 +98,7 @@ public struct ScrollSimulation: Sendable {
 /// The entries of a run that collects its timeline; the simulation runs on
 /// one thread, the lock only makes the closure `Sendable`.
 private final class TimelineCollector: Sendable {
-    private let storage = Mutex<[TimelineEntry]>([])
+    private let storage = StateLock<[TimelineEntry]>([])
 
     @Sendable func append(_ entry: TimelineEntry) {
         storage.withLock { $0.append(entry) }

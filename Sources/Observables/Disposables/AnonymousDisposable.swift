@@ -1,4 +1,4 @@
-import Synchronization
+import Locks
 
 /// A disposable that runs a closure once, on the first `dispose()`.
 ///

@@ -1,4 +1,4 @@
-import Synchronization
+import Locks
 
 /// A bag of disposables released together (RxSwift's `CompositeDisposable`).
 ///

@@ -1,4 +1,4 @@
-import Synchronization
+import Locks
 
 /// Holds one replaceable disposable: setting a new one disposes the previous
 /// (RxSwift's `SerialDisposable`).

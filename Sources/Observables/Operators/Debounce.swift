@@ -1,6 +1,6 @@
-import Synchronization
+import Locks
 
-extension Observable {
+extension EventStream {
     /// Emits a value only after `due` of silence: each value restarts the
     /// wait (Rx `debounce`, RxSwift `Debounce.swift`).
     ///
@@ -17,10 +17,10 @@ extension Observable {
     /// value's time + `due`. Same emissions, but a burst of a million values
     /// costs a handful of timers.
     @inlinable
-    public func debounce(_ due: Milliseconds, scheduler: some Scheduler) -> Observable {
+    public func debounce(_ due: Milliseconds, scheduler: some EventScheduler) -> EventStream {
         precondition(due >= 0, "debounce: the due time must be 0 or more milliseconds, not \(due)")
         if due == 0 { return self }
-        return Observable(trusted: { observer in
+        return EventStream(trusted: { observer in
             let sink = DebounceSink(downstream: observer, due: due, scheduler: scheduler)
             let upstream = subscribeTrusted(Observer { event in sink.on(event) })
             return Disposables.create(sink, upstream)
@@ -30,7 +30,7 @@ extension Observable {
 
 /// The state of one `debounce` subscription.
 @usableFromInline
-final class DebounceSink<Element: Sendable, S: Scheduler>: Disposable {
+final class DebounceSink<Element: Sendable, S: EventScheduler>: Disposable {
     @usableFromInline
     struct State {
         /// The latest value, not yet emitted.
@@ -131,7 +131,7 @@ final class DebounceSink<Element: Sendable, S: Scheduler>: Disposable {
     }
 
     /// Arms the timer for the current generation. Scheduling under the lock
-    /// is safe: a `Scheduler` never runs the action inside `schedule`.
+    /// is safe: a `EventScheduler` never runs the action inside `schedule`.
     @inlinable
     func arm(_ state: inout State, at time: Milliseconds) {
         state.armedGeneration = state.generation

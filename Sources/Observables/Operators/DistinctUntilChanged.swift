@@ -1,6 +1,6 @@
-import Synchronization
+import Locks
 
-extension Observable {
+extension EventStream {
     /// Drops each value equivalent to the last one emitted, comparing keys
     /// (Rx `distinctUntilChanged(_:comparer:)`).
     ///
@@ -11,8 +11,8 @@ extension Observable {
     public func distinctUntilChanged<Key: Sendable>(
         by key: @escaping @Sendable (Element) -> Key,
         comparer isEquivalent: @escaping @Sendable (Key, Key) -> Bool
-    ) -> Observable {
-        Observable(trusted: { observer in
+    ) -> EventStream {
+        EventStream(trusted: { observer in
             let sink = DistinctUntilChangedSink(downstream: observer, key: key, isEquivalent: isEquivalent)
             return subscribeTrusted(Observer { event in sink.on(event) })
         })
@@ -25,7 +25,7 @@ extension Observable {
     @inlinable
     public func distinctUntilChanged<Key: Equatable & Sendable>(
         by key: @escaping @Sendable (Element) -> Key
-    ) -> Observable {
+    ) -> EventStream {
         distinctUntilChanged(by: key, comparer: ==)
     }
 
@@ -33,15 +33,15 @@ extension Observable {
     @inlinable
     public func distinctUntilChanged(
         _ isEquivalent: @escaping @Sendable (Element, Element) -> Bool
-    ) -> Observable {
+    ) -> EventStream {
         distinctUntilChanged(by: { $0 }, comparer: isEquivalent)
     }
 }
 
-extension Observable where Element: Equatable {
+extension EventStream where Element: Equatable {
     /// Drops each value equal to the last value emitted: A, A, B, B, A gives A, B, A.
     @inlinable
-    public func distinctUntilChanged() -> Observable {
+    public func distinctUntilChanged() -> EventStream {
         distinctUntilChanged(by: { $0 }, comparer: ==)
     }
 }

@@ -1,10 +1,10 @@
-extension Observable {
+extension EventStream {
     /// Transforms each value with `transform` (Rx `map`); terminal events pass unchanged.
     @inlinable
     public func map<Result: Sendable>(
         _ transform: @escaping @Sendable (Element) -> Result
-    ) -> Observable<Result> {
-        Observable<Result>(trusted: { observer in
+    ) -> EventStream<Result> {
+        EventStream<Result>(trusted: { observer in
             subscribeTrusted(Observer { event in
                 switch event {
                 case .next(let element): observer.on(.next(transform(element)))

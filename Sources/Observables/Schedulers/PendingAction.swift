@@ -1,4 +1,4 @@
-import Synchronization
+import Locks
 
 /// A scheduled action that runs at most once, and not at all once disposed:
 /// the disposable both schedulers hand back.

@@ -5,7 +5,7 @@ import Dispatch
 ///
 /// `now` counts milliseconds of monotonic uptime since the scheduler was
 /// created. Actions run on `queue`; on a serial queue they never overlap.
-public final class RealTimeScheduler: Scheduler {
+public final class RealTimeScheduler: EventScheduler {
     /// The queue the actions run on.
     public let queue: DispatchQueue
     /// Uptime (ns) at creation: the origin of `now`.

@@ -1,4 +1,4 @@
-import Synchronization
+import Locks
 
 /// A scheduler whose clock moves only when told to: for tests and the
 /// simulator (in the manner of pointfreeco's `TestScheduler`).
@@ -20,7 +20,7 @@ import Synchronization
 ///
 /// Actions run on the thread that advances the clock. Scheduling and
 /// cancelling are thread-safe.
-public final class VirtualTimeScheduler: Scheduler {
+public final class VirtualTimeScheduler: EventScheduler {
     /// The kind of an action, which orders actions due at the same instant.
     public enum Lane: UInt8, Sendable {
         /// Inputs fed from outside the pipeline (test inputs, simulated frames,
@@ -41,23 +41,23 @@ public final class VirtualTimeScheduler: Scheduler {
     /// `now` as the bit pattern of its `Double`: read without a lock, because
     /// operators read the clock for every value on the hot path.
     @usableFromInline
-    let clock: Atomic<UInt64>
+    let clock: AtomicWord
     /// The due time of the queue's first entry (`+∞` when empty), as a bit
     /// pattern, kept in step with the queue under the lock: `advance` reads
     /// it without the lock and returns at once when nothing is due — the
     /// common case of an input fed between two timers.
-    private let earliestDue = Atomic<UInt64>(Milliseconds.infinity.bitPattern)
+    private let earliestDue = AtomicWord(Milliseconds.infinity.bitPattern)
 
     /// Creates a scheduler whose clock reads `now` (0 by default).
     public init(now: Milliseconds = 0) {
-        clock = Atomic(now.bitPattern)
+        clock = AtomicWord(now.bitPattern)
     }
 
     /// The current virtual time; it moves only by `advance` and `run`.
     @inlinable
     public private(set) var now: Milliseconds {
-        get { Double(bitPattern: clock.load(ordering: .acquiring)) }
-        set { clock.store(newValue.bitPattern, ordering: .releasing) }
+        get { Double(bitPattern: clock.load()) }
+        set { clock.store(newValue.bitPattern) }
     }
 
     /// The number of actions scheduled and neither run nor cancelled yet.
@@ -149,7 +149,7 @@ public final class VirtualTimeScheduler: Scheduler {
         precondition(time >= now, "VirtualTimeScheduler: cannot go back in time from \(now) ms to \(time) ms")
         // Lock-free when nothing is due by `time`: per input fed, one atomic
         // load instead of a lock round trip.
-        if Double(bitPattern: earliestDue.load(ordering: .acquiring)) <= time {
+        if Double(bitPattern: earliestDue.load()) <= time {
             while let action = nextAction(before: bound) {
                 action()
             }
@@ -177,7 +177,7 @@ public final class VirtualTimeScheduler: Scheduler {
     /// Mirrors the queue's first due time into `earliestDue`; called under
     /// the lock after every change of the queue.
     private func publishEarliestDue(of queue: MinHeap<QueueEntry>) {
-        earliestDue.store((queue.min?.time ?? .infinity).bitPattern, ordering: .releasing)
+        earliestDue.store((queue.min?.time ?? .infinity).bitPattern)
     }
 }
 

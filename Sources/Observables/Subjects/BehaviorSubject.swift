@@ -33,7 +33,7 @@ public final class BehaviorSubject<Element: Sendable>: ObserverType, Sendable {
 
     /// The subject seen as an observable.
     @inlinable
-    public func asObservable() -> Observable<Element> {
-        Observable(trusted: { [core] observer in core.subscribe(observer) })
+    public func asObservable() -> EventStream<Element> {
+        EventStream(trusted: { [core] observer in core.subscribe(observer) })
     }
 }

@@ -19,7 +19,7 @@ public final class PublishSubject<Element: Sendable>: ObserverType, Sendable {
 
     /// Whether the next value may skip the lock (one subscriber, nothing
     /// delivering; see `SubjectCore`): for tests of the fast lane.
-    package var isOnFastLane: Bool { core.fastLane.load(ordering: .acquiring) != .off }
+    package var isOnFastLane: Bool { core.fastLane.load() != .off }
 
     /// Sends `event` to the current subscribers; ignored once stopped.
     @inlinable
@@ -27,7 +27,7 @@ public final class PublishSubject<Element: Sendable>: ObserverType, Sendable {
 
     /// The subject seen as an observable.
     @inlinable
-    public func asObservable() -> Observable<Element> {
-        Observable(trusted: { [core] observer in core.subscribe(observer) })
+    public func asObservable() -> EventStream<Element> {
+        EventStream(trusted: { [core] observer in core.subscribe(observer) })
     }
 }

@@ -1,4 +1,4 @@
-import Synchronization
+import Locks
 
 /// The shared machinery of `PublishSubject` and `BehaviorSubject`: the
 /// subscriber list, the stop state, the optional current value, and
@@ -72,7 +72,7 @@ final class SubjectCore<Element: Sendable>: Sendable {
 
     /// The state of the fast lane.
     @usableFromInline
-    enum FastLane: UInt8, AtomicRepresentable, Sendable {
+    enum FastLane: UInt64, Sendable {
         /// Every send takes the lock.
         case off
         /// ``sole`` holds the only subscriber and no delivery runs: the next
@@ -80,6 +80,31 @@ final class SubjectCore<Element: Sendable>: Sendable {
         case armed
         /// A value is being delivered through the fast lane.
         case delivering
+    }
+
+    /// The fast lane's state in an ``AtomicWord`` (`Synchronization.Atomic`
+    /// on Linux, a locked word on Apple platforms below iOS 18), typed.
+    @usableFromInline
+    struct FastLaneWord: ~Copyable, Sendable {
+        @usableFromInline let word = AtomicWord(FastLane.off.rawValue)
+
+        @inlinable init() {}
+
+        @inlinable borrowing func load() -> FastLane {
+            FastLane(rawValue: word.load()).unsafelyUnwrapped
+        }
+
+        @inlinable borrowing func store(_ lane: FastLane) {
+            word.store(lane.rawValue)
+        }
+
+        @inlinable borrowing func exchange(_ lane: FastLane) -> FastLane {
+            FastLane(rawValue: word.exchange(lane.rawValue)).unsafelyUnwrapped
+        }
+
+        @inlinable borrowing func compareExchange(expected: FastLane, desired: FastLane) -> Bool {
+            word.compareExchange(expected: expected.rawValue, desired: desired.rawValue)
+        }
     }
 
     @usableFromInline
@@ -119,7 +144,7 @@ final class SubjectCore<Element: Sendable>: Sendable {
 
     @usableFromInline let state: StateLock<State>
     @usableFromInline let replaysCurrent: Bool
-    @usableFromInline let fastLane = Atomic<FastLane>(.off)
+    @usableFromInline let fastLane = FastLaneWord()
     /// The lone subscriber, retained, while the lane is `armed` or
     /// `delivering`. Written only under the lock while the lane is `off` and
     /// no delivery runs; read only by the thread that moved the lane to
@@ -137,7 +162,7 @@ final class SubjectCore<Element: Sendable>: Sendable {
 
     deinit {
         // An armed lane holds its subscriber; nothing can be delivering now.
-        if fastLane.load(ordering: .acquiring) == .armed {
+        if fastLane.load() == .armed {
             sole?.release()
         }
     }
@@ -162,11 +187,11 @@ final class SubjectCore<Element: Sendable>: Sendable {
     @inlinable
     func on(_ event: Event<Element>) {
         if case .next = event,
-           fastLane.compareExchange(expected: .armed, desired: .delivering, ordering: .acquiring).exchanged {
+           fastLane.compareExchange(expected: .armed, desired: .delivering) {
             // `sole` is ours until we hand the lane back: borrow it, no retain.
             let sole = self.sole.unsafelyUnwrapped
             sole._withUnsafeGuaranteedRef { $0.observer.on(event) }
-            if fastLane.compareExchange(expected: .delivering, desired: .armed, ordering: .releasing).exchanged {
+            if fastLane.compareExchange(expected: .delivering, desired: .armed) {
                 return
             }
             // The lane was turned off while we delivered: whoever did it is
@@ -289,7 +314,7 @@ final class SubjectCore<Element: Sendable>: Sendable {
     func disarm(_ state: inout State) -> Unmanaged<Subscriber>? {
         guard state.isArmed else { return nil }
         state.isArmed = false
-        switch fastLane.exchange(.off, ordering: .acquiringAndReleasing) {
+        switch fastLane.exchange(.off) {
         case .armed:
             defer { sole = nil }
             return sole
@@ -309,7 +334,7 @@ final class SubjectCore<Element: Sendable>: Sendable {
               state.subscribers.count == 1 else { return }
         sole = Unmanaged.passRetained(state.subscribers[0])
         state.isArmed = true
-        fastLane.store(.armed, ordering: .releasing)
+        fastLane.store(.armed)
     }
 }
 

@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import Synchronization
+import Locks
 
 /// One read transaction that a ``Catalog``'s reads share for at most a
 /// ``lifetime``: a burst of position lookups pays SQLite's
@@ -37,7 +37,7 @@ final class ReadSnapshot: Sendable {
     static let standardLifetime = Duration.milliseconds(1)
 
     /// Commits made through any catalog of this process.
-    private static let writes = Atomic<UInt64>(0)
+    private static let writes = AtomicWord(0)
 
     private struct Open {
         var since: ContinuousClock.Instant
@@ -57,7 +57,7 @@ final class ReadSnapshot: Sendable {
     /// How long a snapshot serves reads.
     let lifetime: Duration
     /// Changed on the database queue, looked at by the idle timer too.
-    private let state = Mutex(State())
+    private let state = StateLock(State())
 
     init(_ database: DatabaseQueue, lifetime: Duration = standardLifetime) {
         self.database = database
@@ -67,14 +67,14 @@ final class ReadSnapshot: Sendable {
     /// Records that a write transaction of this process has ended: no
     /// snapshot taken before it is used again.
     static func noteWrite() {
-        writes.add(1, ordering: .releasing)
+        writes.add(1)
     }
 
     /// Runs `body` inside the shared read transaction, starting a new one
     /// when there is none or the current one is too old.
     func read<T>(_ db: Database, _ body: (Database) throws -> T) throws -> T {
         let now = ContinuousClock.now
-        let writes = Self.writes.load(ordering: .acquiring)
+        let writes = Self.writes.load()
         let isFresh = state.withLock { state in
             state.open.map { now - $0.since < lifetime && $0.writes == writes } ?? false
         }

@@ -1,7 +1,7 @@
 /// How many points of the map view each edge's UI covers (a bottom
 /// carousel, a top search bar): Google's `GMSMapView.padding`, MapKit's
 /// `edgePadding`, Naver's `contentInset`.
-public struct EdgeInsets: Hashable, Sendable {
+public struct MapInsets: Hashable, Sendable {
     public var top: Double
     public var left: Double
     public var bottom: Double
@@ -15,5 +15,5 @@ public struct EdgeInsets: Hashable, Sendable {
     }
 
     /// Nothing covered.
-    public static let zero = EdgeInsets()
+    public static let zero = MapInsets()
 }

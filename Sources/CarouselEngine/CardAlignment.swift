@@ -1,5 +1,5 @@
 /// Where a resting item sits in the viewport: the snap anchor.
-public enum Alignment: String, CaseIterable, Codable, Hashable, Sendable {
+public enum CardAlignment: String, CaseIterable, Codable, Hashable, Sendable {
     /// The item's leading edge at the viewport's leading edge plus the section
     /// inset (UIKit `groupPaging`, the carousel-effect article's left-pinned cards).
     case leading

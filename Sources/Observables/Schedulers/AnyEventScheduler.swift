@@ -3,23 +3,23 @@
 ///
 /// `MapSyncViewModel` takes one so that apps write `MapSyncViewModel`, not
 /// `MapSyncViewModel<RealTimeScheduler>`, and tests swap in a
-/// `VirtualTimeScheduler` without changing the type. Storing `any Scheduler`
+/// `VirtualTimeScheduler` without changing the type. Storing `any EventScheduler`
 /// instead would leave every operator built on it (`debounce`) unspecialized
 /// on the per-event path, which this module measured at about 6× the cost per
 /// event; this wrapper is a concrete type, and only the two calls into the
 /// base go through its witness table.
 ///
 /// ```swift
-/// let scheduler = AnyScheduler(RealTimeScheduler.main)   // an app
-/// let scheduler = AnyScheduler(VirtualTimeScheduler())    // a test
+/// let scheduler = AnyEventScheduler(RealTimeScheduler.main)   // an app
+/// let scheduler = AnyEventScheduler(VirtualTimeScheduler())    // a test
 /// ```
-public struct AnyScheduler: Scheduler {
+public struct AnyEventScheduler: EventScheduler {
     /// The wrapped scheduler.
-    public let base: any Scheduler
+    public let base: any EventScheduler
 
-    /// Wraps `base`; wrapping an `AnyScheduler` again keeps the one inside.
-    public init(_ base: some Scheduler) {
-        if let erased = base as? AnyScheduler {
+    /// Wraps `base`; wrapping an `AnyEventScheduler` again keeps the one inside.
+    public init(_ base: some EventScheduler) {
+        if let erased = base as? AnyEventScheduler {
             self = erased
         } else {
             self.base = base
@@ -35,9 +35,9 @@ public struct AnyScheduler: Scheduler {
     }
 }
 
-extension AnyScheduler {
+extension AnyEventScheduler {
     /// The main queue on the wall clock, ``RealTimeScheduler/main``: what an
     /// app's view model debounces on, so that its outputs arrive on the main
     /// thread, where UIKit and MapKit must be called.
-    public static var main: AnyScheduler { AnyScheduler(RealTimeScheduler.main) }
+    public static var main: AnyEventScheduler { AnyEventScheduler(RealTimeScheduler.main) }
 }

@@ -5,7 +5,7 @@
 /// synchronously, nor calls back into its caller — operators may call it
 /// while holding their own lock. Actions due at the same time run in the
 /// order they were scheduled.
-public protocol Scheduler: Sendable {
+public protocol EventScheduler: Sendable {
     /// The current time on this scheduler's clock.
     var now: Milliseconds { get }
 
@@ -14,7 +14,7 @@ public protocol Scheduler: Sendable {
     func schedule(at time: Milliseconds, _ action: @escaping @Sendable () -> Void) -> any Disposable
 }
 
-extension Scheduler {
+extension EventScheduler {
     /// Schedules `action` to run `delay` after `now`; dispose the result to cancel it.
     public func schedule(after delay: Milliseconds, _ action: @escaping @Sendable () -> Void) -> any Disposable {
         schedule(at: now + delay, action)

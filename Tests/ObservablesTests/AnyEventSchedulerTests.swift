@@ -8,7 +8,7 @@ import Testing
 @Suite struct AnySchedulerTests {
     @Test func anErasedVirtualSchedulerKeepsItsClockAndOrder() {
         let virtual = VirtualTimeScheduler()
-        let erased = AnyScheduler(virtual)
+        let erased = AnyEventScheduler(virtual)
         let ran = Log<String>()
         _ = erased.schedule(at: 20) { ran.append("b@\(virtual.now)") }
         _ = erased.schedule(at: 10) { ran.append("a@\(virtual.now)") }
@@ -22,12 +22,12 @@ import Testing
 
     @Test func erasingTwiceKeepsTheOriginalScheduler() {
         let virtual = VirtualTimeScheduler()
-        let twice = AnyScheduler(AnyScheduler(virtual))
+        let twice = AnyEventScheduler(AnyEventScheduler(virtual))
         #expect(twice.base as? VirtualTimeScheduler === virtual)
     }
 
     @Test func aDebounceOverAnErasedSchedulerMatchesTheUnerasedOne() {
-        func run(_ scheduler: some Scheduler, _ virtual: VirtualTimeScheduler) -> [Recorded<Int>] {
+        func run(_ scheduler: some EventScheduler, _ virtual: VirtualTimeScheduler) -> [Recorded<Int>] {
             let subject = PublishSubject<Int>()
             let recorder = EventRecorder<Int>(scheduler: virtual)
             recorder.record(subject.asObservable().debounce(50, scheduler: scheduler))
@@ -40,12 +40,12 @@ import Testing
         let plain = VirtualTimeScheduler(), erased = VirtualTimeScheduler()
         let expected = run(plain, plain)
         #expect(expected.count == 3)
-        expectEvents(run(AnyScheduler(erased), erased), expected)
+        expectEvents(run(AnyEventScheduler(erased), erased), expected)
     }
 
     @Test func theMainSchedulerRunsItsActionsOnTheMainQueue() async throws {
         let onMain = Log<Bool>()
-        _ = AnyScheduler.main.schedule(after: 1) {
+        _ = AnyEventScheduler.main.schedule(after: 1) {
             // Traps if the action runs anywhere but the main queue.
             dispatchPrecondition(condition: .onQueue(.main))
             onMain.append(true)
@@ -55,6 +55,6 @@ import Testing
             try await Task.sleep(for: .milliseconds(10))
         }
         #expect(onMain.entries == [true])
-        #expect(AnyScheduler.main.base as? RealTimeScheduler === RealTimeScheduler.main)
+        #expect(AnyEventScheduler.main.base as? RealTimeScheduler === RealTimeScheduler.main)
     }
 }

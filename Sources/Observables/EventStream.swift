@@ -1,5 +1,9 @@
 /// A push-based sequence of values over time: our own lightweight Rx observable.
 ///
+/// Named `EventStream`, not `Observable`: a file that imports Observation
+/// (or RxSwift, or Combine's ecosystem) beside this module must be able to
+/// write `Observable` unqualified and mean theirs.
+///
 /// An observable is a recipe, not a running thing: nothing happens until
 /// `subscribe`, and each subscription runs the recipe anew (except subjects,
 /// which share one source). The events obey the Rx grammar
@@ -14,7 +18,7 @@
 /// types: unspecialized across the module boundary, generic-metadata lookups
 /// took about 45% of the time and 730 ns per event through
 /// map → debounce → distinct → map; specialized, 110 ns (perf, 1M events).
-public struct Observable<Element: Sendable>: Sendable {
+public struct EventStream<Element: Sendable>: Sendable {
     @usableFromInline
     let run: @Sendable (Observer<Element>) -> any Disposable
 
@@ -34,8 +38,8 @@ public struct Observable<Element: Sendable>: Sendable {
     @inlinable
     public static func create(
         _ subscribe: @escaping @Sendable (Observer<Element>) -> any Disposable
-    ) -> Observable {
-        Observable(trusted: { observer in GrammarGuard.subscribe(observer, to: subscribe) })
+    ) -> EventStream {
+        EventStream(trusted: { observer in GrammarGuard.subscribe(observer, to: subscribe) })
     }
 
     /// Subscribes `observer`; dispose the result to stop receiving events.
@@ -63,7 +67,7 @@ public struct Observable<Element: Sendable>: Sendable {
 
     /// This observable itself; for symmetry with the subjects' `asObservable()`.
     @inlinable
-    public func asObservable() -> Observable {
+    public func asObservable() -> EventStream {
         self
     }
 }

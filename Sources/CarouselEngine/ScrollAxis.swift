@@ -3,7 +3,7 @@
 /// Every length and offset in the engine is measured along this axis only
 /// x and widths for `horizontal`, y and heights for `vertical`
 /// (the Instagram-paging article's 540-pt cells scroll vertically).
-public enum Axis: String, CaseIterable, Codable, Hashable, Sendable {
+public enum ScrollAxis: String, CaseIterable, Codable, Hashable, Sendable {
     case horizontal
     case vertical
 }
