@@ -15,7 +15,7 @@ struct CarouselBench: ParsableCommand {
     )
 
     enum Benchmark: String, CaseIterable, ExpressibleByArgument {
-        case `import`, pipeline, queries, focus, export, clusters, scale, server
+        case `import`, pipeline, queries, search, focus, export, clusters, scale, server
     }
 
     @Option(help: "The release-built carousel executable.")
@@ -80,6 +80,9 @@ struct CarouselBench: ParsableCommand {
                 workspace: workspace, positionQueries: sizes.positionQueries, nearestQueries: sizes.nearestQueries,
                 scanQueries: sizes.scanQueries, boxQueries: sizes.boxQueries
             ).run(into: &report)
+        }
+        if selected.contains(.search) {
+            try SearchBenchmark(workspace: workspace, queries: sizes.searchQueries).run(into: &report)
         }
         if selected.contains(.focus) {
             try FocusBenchmark(workspace: workspace, runs: sizes.focusRuns).run(into: &report)
@@ -146,6 +149,7 @@ struct Sizes {
     var nearestQueries: Int
     var scanQueries: Int
     var boxQueries: Int
+    var searchQueries: Int
     var focusRuns: Int
     var exportRuns: Int
     var clusterLoads: Int
@@ -164,7 +168,7 @@ struct Sizes {
 
     static let full = Sizes(
         dataFile: "geonames-places.csv", importRuns: 7, pipelineEvents: 1_000_000, pipelineRuns: 3,
-        positionQueries: 10_000, nearestQueries: 2_000, scanQueries: 30, boxQueries: 2_000, focusRuns: 30,
+        positionQueries: 10_000, nearestQueries: 2_000, scanQueries: 30, boxQueries: 2_000, searchQueries: 500, focusRuns: 30,
         exportRuns: 3,
         clusterLoads: 5, clusterQueries: 200, clusterColdRuns: 30,
         scaleSizes: [100_000, 234_908, 1_000_000, 10_000_000], scaleReference: 234_908,
@@ -174,7 +178,7 @@ struct Sizes {
 
     static let smoke = Sizes(
         dataFile: "geonames-kr.csv", importRuns: 1, pipelineEvents: 10_000, pipelineRuns: 1,
-        positionQueries: 100, nearestQueries: 50, scanQueries: 3, boxQueries: 50, focusRuns: 3,
+        positionQueries: 100, nearestQueries: 50, scanQueries: 3, boxQueries: 50, searchQueries: 20, focusRuns: 3,
         exportRuns: 1,
         clusterLoads: 1, clusterQueries: 5, clusterColdRuns: 3,
         scaleSizes: [10_000], scaleReference: 10_000, scaleQueries: 50, scaleProcessRuns: 2,
