@@ -5,7 +5,7 @@ import StoreCatalog
 /// A client's mistake, answered as `{"error": {"code", "message"}}` with a
 /// 4xx status: what went wrong and, where it can, what to send instead.
 ///
-/// Every error a handler throws ends up as one of these (``APIMiddleware``
+/// Every error a handler throws ends up as one of these (`APIMiddleware`
 /// maps the rest); a 500 means a bug or a failing disk, never bad input.
 public struct APIError: Error, Sendable, CustomStringConvertible {
     public var status: HTTPResponse.Status

@@ -65,7 +65,7 @@ public struct CarouselServer: Sendable {
     }
 
     /// The HTTP routes (and the HTTP answer to a session path requested
-    /// without an upgrade), every one behind ``APIMiddleware``.
+    /// without an upgrade), every one behind `APIMiddleware`.
     public func router() -> Router<CarouselRequestContext> {
         let router = Router(context: CarouselRequestContext.self)
         router.middlewares.add(APIMiddleware(limits: limits))

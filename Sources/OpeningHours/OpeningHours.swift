@@ -47,8 +47,13 @@ public struct OpeningHours: Hashable, Sendable, CustomStringConvertible {
     /// `timeZone` (daylight-saving changes included: the wall clock is the
     /// zone's at that instant).
     public func isOpen(at instant: Date, in timeZone: TimeZone) -> Bool {
-        let offset = timeZone.secondsFromGMT(for: instant)
-        let local = instant.timeIntervalSince1970 + Double(offset)
+        isOpen(atLocalSeconds: instant.timeIntervalSince1970 + Double(timeZone.secondsFromGMT(for: instant)))
+    }
+
+    /// Whether the store is open at `local` seconds since 1970-01-01T00:00
+    /// of its own wall clock: for a caller that asks about many stores in
+    /// one zone, and looks the zone's offset up once.
+    public func isOpen(atLocalSeconds local: Double) -> Bool {
         guard local.isFinite, abs(local) < 1e14 else { return false }
         let seconds = Int64(local.rounded(.down))
         let (days, secondOfDay) = seconds.floorDividedBy(86_400)

@@ -13,17 +13,12 @@ extension Catalog {
         try search.validate()
         let snapshot = try searchSnapshot(list: search.list)
 
+        // The cheapest filters first: each pass only sees what the ones
+        // before it kept.
         var candidates = search.text.map { snapshot.text.positions(containing: $0) } ?? Array(0..<snapshot.count)
         if let category = search.category.map(SearchFolding.fold) {
             candidates.removeAll { snapshot.categories[$0] != category }
         }
-        if let openAt = search.openAt {
-            candidates.removeAll { position in
-                guard let hours = snapshot.hours[position] else { return true }  // no hours: never open
-                return !hours.hours.isOpen(at: openAt, in: hours.zone)
-            }
-        }
-
         var ranked: [(distance: Double?, position: Int)]
         switch search.area {
         case let .near(origin, radius)?:
@@ -40,6 +35,13 @@ extension Catalog {
             }
         case nil:
             ranked = candidates.map { (nil, $0) }
+        }
+        if let openAt = search.openAt {
+            var clock = WallClock(instant: openAt)
+            ranked.removeAll { candidate in
+                guard let hours = snapshot.hours[candidate.position] else { return true }  // no hours: never open
+                return !hours.hours.isOpen(atLocalSeconds: clock.localSeconds(in: hours.zone))
+            }
         }
         if search.area != nil {
             ranked.sort { ($0.distance ?? 0, $0.position) < ($1.distance ?? 0, $1.position) }
@@ -80,6 +82,28 @@ extension Catalog {
         let snapshot = builder.build()
         searchSnapshots.keep(snapshot, list: list, version: version)
         return snapshot
+    }
+}
+
+/// One instant on the wall clocks of many zones: a zone's offset is
+/// looked up once per search, not once per store (Foundation's
+/// `secondsFromGMT(for:)` walks the zone's transitions each time).
+struct WallClock {
+    let instant: Date
+    private var offsets: [String: Int] = [:]
+
+    init(instant: Date) { self.instant = instant }
+
+    /// Seconds since 1970-01-01T00:00 on `zone`'s wall clock.
+    mutating func localSeconds(in zone: TimeZone) -> Double {
+        let offset: Int
+        if let known = offsets[zone.identifier] {
+            offset = known
+        } else {
+            offset = zone.secondsFromGMT(for: instant)
+            offsets[zone.identifier] = offset
+        }
+        return instant.timeIntervalSince1970 + Double(offset)
     }
 }
 
