@@ -1,3 +1,4 @@
+import Foundation
 import StoreCatalog
 import SyntheticStores
 
