@@ -34,6 +34,7 @@ extension Catalog {
             let count = try Int.fetchOne(
                 db, sql: "SELECT coalesce(max(position) + 1, 0) FROM list_items WHERE list = ?", arguments: [key]) ?? 0
             try db.execute(sql: "DELETE FROM spatial_index WHERE list = ?", arguments: [key])
+            try SpatialTiles.delete(list: key, db)
             let removedStores = try SpatialIndex.deleteUnlistedStores(of: key, db)
             try db.execute(sql: "DELETE FROM list_items WHERE list = ?", arguments: [key])
             try db.execute(sql: "DELETE FROM lists WHERE key = ?", arguments: [key])

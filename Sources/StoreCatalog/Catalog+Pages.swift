@@ -44,14 +44,16 @@ extension Catalog {
     }
 
     /// The first `limit` stores inside `box` (of `list`, or of any list), in
-    /// the order of ``stores(in:list:)``: the box is scanned on the index,
-    /// but only `limit` stores are read whole.
+    /// the order of ``stores(in:list:)``: the scan stops at the `limit`-th
+    /// store, so the first page of a continent reads its southern bands
+    /// only (it read the whole continent's index before).
     public func stores(in box: BoundingBox, list: String? = nil, limit: Int) throws -> [Store] {
         guard limit > 0 else { throw CatalogError.invalidArgument("the limit must be at least 1 (got \(limit))") }
         return try read { db in
             var keys: [Int64] = []
-            try SpatialIndex.scan(SearchRegion(box), list: try list.map { try listKey($0, db) }, db) { store, _, _ in
-                if keys.count < limit { keys.append(store) }
+            try SpatialIndex.Scanner(list: try list.map { try listKey($0, db) }, db).scan(SearchRegion(box)) { store, _, _ in
+                keys.append(store)
+                return keys.count < limit
             }
             return try stores(keys: keys, db)
         }

@@ -98,7 +98,8 @@ extension Catalog {
 
     /// The `limit` stores nearest to `origin` by great-circle distance,
     /// nearest first, optionally only within `withinMeters` and only of
-    /// `list`. Exact, searched over the spatial index. A radius beyond half
+    /// `list`. Exact, searched best-first over the tiles of the spatial
+    /// index (``NearestTileSearch``). A radius beyond half
     /// the Earth's circumference, infinity included (a radius in kilometres
     /// such as 1e308 overflows to it in meters), bounds nothing.
     public func nearest(
@@ -106,7 +107,7 @@ extension Catalog {
     ) throws -> [StoreDistance] {
         let maxRadius = try Self.checkNearest(origin, limit: limit, withinMeters: withinMeters)
         return try read { db in
-            let search = NearestSearch(
+            let search = NearestTileSearch(
                 origin: origin, limit: limit, maxRadius: maxRadius, list: try list.map { try listKey($0, db) })
             let found = try search.run(db)
             return try zip(stores(keys: found.map(\.store), db), found).map {

@@ -74,6 +74,8 @@ struct QueryBenchmark {
             target: .atLeast(50, "50× faster"), measured: speedup
         ))
 
+        try runUniform(catalog, list: list, random: &random, into: &report)
+
         progress("queries: city-sized bounding box")
         var found = 0
         let boxes = try (0..<boxQueries).map { _ in

@@ -92,6 +92,8 @@ struct ServerBenchmark {
             the server from /proc, sampled every second
             """)
 
+        try runSQLitePath(database: database, bodyBytes: bodyBytes, randomScript: randomScript, into: &report)
+
         guard let python else {
             report.notes.append("server sessions: skipped (no Python with websockets; run scripts/benchmark, which makes .build-venv)")
             return
@@ -125,12 +127,12 @@ final class ServerProcess {
     var base: String { "http://127.0.0.1:\(port)" }
     var ws: String { "ws://127.0.0.1:\(port)" }
 
-    init(carousel: String, database: URL, constantBytes: Int, log: URL) throws {
+    init(carousel: String, database: URL, constantBytes: Int, log: URL, extraArguments: [String] = []) throws {
         process.executableURL = URL(fileURLWithPath: carousel)
         process.arguments = [
             "serve", "--db", database.path, "--host", "127.0.0.1", "--port", "0",
             "--constant-route-bytes", String(constantBytes),
-        ]
+        ] + extraArguments
         FileManager.default.createFile(atPath: log.path, contents: nil)
         let handle = try FileHandle(forWritingTo: log)
         process.standardError = handle
@@ -162,6 +164,7 @@ final class ServerProcess {
 /// One wrk run and what it printed.
 struct Wrk {
     var requestsPerSecond: Double
+    var p50Milliseconds: Double
     var p99Milliseconds: Double
     var errors: Int
     var rssAt10s: Int?
@@ -187,9 +190,12 @@ struct Wrk {
         }
         let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         guard let rps = number(after: "Requests/sec:", in: text) else { throw BenchError("wrk printed no rate:\n\(text)") }
-        var p99 = Double.nan
-        for line in text.split(separator: "\n") where line.trimmingCharacters(in: .whitespaces).hasPrefix("99%") {
-            p99 = milliseconds(String(line.split(separator: " ", omittingEmptySubsequences: true).last ?? ""))
+        var p50 = Double.nan, p99 = Double.nan
+        for line in text.split(separator: "\n") {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            let value = milliseconds(String(line.split(separator: " ", omittingEmptySubsequences: true).last ?? ""))
+            if trimmed.hasPrefix("50%") { p50 = value }
+            if trimmed.hasPrefix("99%") { p99 = value }
         }
         var errors = 0
         if let line = text.split(separator: "\n").first(where: { $0.contains("Socket errors:") }) {
@@ -197,7 +203,7 @@ struct Wrk {
         }
         if let non2xx = number(after: "Non-2xx or 3xx responses:", in: text) { errors += Int(non2xx) }
         let early = samples.first { $0.0 >= 10 }?.1
-        return Wrk(requestsPerSecond: rps, p99Milliseconds: p99, errors: errors, rssAt10s: early, rssAtEnd: samples.last?.1)
+        return Wrk(requestsPerSecond: rps, p50Milliseconds: p50, p99Milliseconds: p99, errors: errors, rssAt10s: early, rssAtEnd: samples.last?.1)
     }
 
     private static func number(after label: String, in text: String) -> Double? {

@@ -33,6 +33,9 @@ package enum CatalogDatabase {
         configuration.prepareDatabase { db in
             // Only takes effect on an empty database, before WAL mode is set.
             try db.execute(sql: "PRAGMA page_size = \(pageSize)")
+            // The nearest search's R*Tree callback, and the functions
+            // migration 0007 builds the tiles with.
+            try SpatialTiles.register(db)
         }
         return configuration
     }

@@ -98,7 +98,8 @@ package enum SpatialIndex {
         }
     }
 
-    /// Removes one membership.
+    /// Removes one membership, and writes the list's tiles again without
+    /// it (a whole list's worth of work: for rare edits, not bulk ones).
     package static func remove(store: Int64, at coordinate: Coordinate, list: Int64, _ db: Database) throws {
         try db.execute(
             sql: """
@@ -106,10 +107,17 @@ package enum SpatialIndex {
                 WHERE band = ? AND longitude = ? AND latitude = ? AND store = ? AND list = ?
                 """,
             arguments: [band(latitude: coordinate.latitude), coordinate.longitude, coordinate.latitude, store, list])
+        try SpatialTiles.rebuild(list: list, db)
     }
 
-    /// Moves every membership of a store whose coordinates changed.
-    package static func move(store: Int64, from old: Coordinate, to new: Coordinate, _ db: Database) throws {
+    /// Moves every membership of a store whose coordinates changed;
+    /// returns the lists holding it, whose tiles (``SpatialTiles``) still
+    /// hold the old coordinates.
+    @discardableResult
+    package static func move(store: Int64, from old: Coordinate, to new: Coordinate, _ db: Database) throws -> [Int64] {
+        let lists = try Int64.fetchAll(
+            db, sql: "SELECT list FROM spatial_index WHERE band = ? AND longitude = ? AND latitude = ? AND store = ?",
+            arguments: [band(latitude: old.latitude), old.longitude, old.latitude, store])
         try db.execute(
             sql: """
                 UPDATE spatial_index SET band = ?, longitude = ?, latitude = ?
@@ -119,6 +127,7 @@ package enum SpatialIndex {
                 band(latitude: new.latitude), new.longitude, new.latitude,
                 band(latitude: old.latitude), old.longitude, old.latitude, store,
             ])
+        return lists
     }
 
     /// Calls `visit(store, latitude, longitude)` for every store in `region`,
@@ -145,8 +154,17 @@ package enum SpatialIndex {
 
         /// ``SpatialIndex/scan(_:list:_:visit:)`` with this scan.
         package func scan(_ region: SearchRegion, visit: (_ store: Int64, _ latitude: Double, _ longitude: Double) -> Void) throws {
+            try scan(region, while: { visit($0, $1, $2); return true })
+        }
+
+        /// The same scan, stopped as soon as `visit` returns false: the
+        /// first page of a continent-sized box reads that page's bands, not
+        /// the continent's.
+        package func scan(
+            _ region: SearchRegion, while visit: (_ store: Int64, _ latitude: Double, _ longitude: Double) -> Bool
+        ) throws {
             for band in band(latitude: region.south)...band(latitude: region.north) {
-                try scan(band: band, of: region, visit: visit)
+                guard try scan(band: band, of: region, while: visit) else { return }
             }
         }
 
@@ -155,6 +173,15 @@ package enum SpatialIndex {
             band: Int64, of region: SearchRegion,
             visit: (_ store: Int64, _ latitude: Double, _ longitude: Double) -> Void
         ) throws {
+            _ = try scan(band: band, of: region, while: { visit($0, $1, $2); return true })
+        }
+
+        /// The stores of `region` in one latitude band until `visit` returns
+        /// false; false when it did.
+        private func scan(
+            band: Int64, of region: SearchRegion,
+            while visit: (_ store: Int64, _ latitude: Double, _ longitude: Double) -> Bool
+        ) throws -> Bool {
             defer { statement.reset() }
             statement.bind(band, at: 1)
             statement.bind(region.south, at: 4)
@@ -169,9 +196,10 @@ package enum SpatialIndex {
                     let store = statement.int64(0)
                     guard store != previous else { continue }
                     previous = store
-                    visit(store, statement.double(1), statement.double(2))
+                    guard visit(store, statement.double(1), statement.double(2)) else { return false }
                 }
             }
+            return true
         }
     }
 

@@ -65,6 +65,11 @@ struct ListImporter<Reader: StoreRowReader> {
         try stores.finish()
         try items.finish()
         try entries.finish()
+        // Stores this import moved stay in the tiles of their other lists
+        // at their old coordinates: those lists' tiles are written again.
+        for moved in stores.listsOfMovedStores.sorted() where moved != listKey {
+            try SpatialTiles.rebuild(list: moved, db)
+        }
         if let former { try removeDetachedList(former, db) }
         return ImportReport(list: list, imported: entries.count, rejected: rejected, issues: issues)
     }
@@ -84,6 +89,7 @@ struct ListImporter<Reader: StoreRowReader> {
         // Done before the rows are written, so that a moved store's entries
         // in this list are not moved for nothing.
         try db.execute(sql: "DELETE FROM spatial_index WHERE list = ?", arguments: [existing])
+        try SpatialTiles.delete(list: existing, db)
         try db.execute(sql: "DELETE FROM lists WHERE key = ?", arguments: [existing])
         return existing
     }

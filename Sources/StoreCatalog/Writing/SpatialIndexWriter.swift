@@ -30,10 +30,16 @@ struct SpatialIndexWriter {
         try entries.append(SpatialIndex.Entry(store: store, latitude: latitude, longitude: longitude))
     }
 
-    /// Writes every entry into `spatial_index`, in key order.
+    /// Writes every entry into `spatial_index`, in key order, and the
+    /// list's tiles (``SpatialTiles``) from the same sorted pass.
     mutating func finish() throws {
         var insert = try SpatialIndex.inserter(list: list, db)
-        try entries.forEachSorted { try insert.append($0) }
+        var tiles = try SpatialTiles.Writer(list: list, db)
+        try entries.forEachSorted {
+            try insert.append($0)
+            try tiles.append(band: $0.band, store: $0.store, latitude: $0.latitude, longitude: $0.longitude)
+        }
         try insert.finish()
+        try tiles.finish()
     }
 }

@@ -37,6 +37,10 @@ struct StoreWriter {
     /// a large catalog would otherwise hold one dictionary entry per store,
     /// where a temporary table spills past SQLite's bounded page cache.
     private var updatedStores: UpdatedStores?
+    /// The lists holding a store whose coordinates this import changed:
+    /// their tiles must be written again (``SpatialTiles/rebuild(list:_:)``).
+    /// As many as the catalog has lists, at most.
+    private(set) var listsOfMovedStores: Set<Int64> = []
     /// The outcome of each store of the batch being written (one buffer for
     /// all batches).
     private var outcomes: [Outcome] = []
@@ -129,7 +133,7 @@ struct StoreWriter {
         update.reset()
         let new = Coordinate(latitude: store.latitude, longitude: store.longitude)
         if old != new {
-            try SpatialIndex.move(store: key, from: old, to: new, db)
+            listsOfMovedStores.formUnion(try SpatialIndex.move(store: key, from: old, to: new, db))
         }
         return .written(key: key)
     }

@@ -1,0 +1,78 @@
+import Foundation
+import StoreCatalog
+import SyntheticStores
+
+extension QueryBenchmark {
+    /// The small list of the far-away queries: the Korean places of the
+    /// file (311 in the GeoNames extract), imported beside the big list and
+    /// deleted afterwards (their stores stay: the big list holds them).
+    static let smallListName = "bench-small-kr"
+
+    /// Nearest 10 from points drawn uniformly over the globe (most at sea,
+    /// far from any place), on the whole list and on a small list far from
+    /// almost all of them: the searches whose cost used to grow with the
+    /// distance to the answer. Each answer is checked against the full scan
+    /// on a sample.
+    func runUniform(_ catalog: Catalog, list: String, random: inout SplitMix64, into report: inout Report) throws {
+        let points = (0..<nearestQueries).map { _ in
+            Coordinate(
+                latitude: asin(Double.random(in: -1...1, using: &random)) * 180 / .pi,
+                longitude: Double.random(in: -180...180, using: &random))
+        }
+        progress("queries: nearest 10 from points uniform over the globe")
+        let globe = try Stopwatch.microsecondsPerCall(points, warmUp: Stopwatch.warmUpCalls) { try catalog.nearest(to: $0, limit: 10) }
+        report.rows.append(ReportRow(
+            "nearest 10 from uniform points: median", ours: Format.microseconds(globe.median),
+            target: .atMost(50, "50 µs"), measured: globe.median))
+        report.rows.append(ReportRow(
+            "nearest 10 from uniform points: p99", ours: Format.microseconds(globe.p99),
+            target: .atMost(300, "300 µs"), measured: globe.p99))
+
+        let small = try catalog.stores(list: list).filter { $0.attributes["country"] == "KR" }
+        guard !small.isEmpty else {
+            report.notes.append("queries, small list: skipped (the file has no places of country KR)")
+            return
+        }
+        try catalog.importList(named: Self.smallListName, from: StoreArrayReader(small), options: ImportOptions(replace: true))
+        defer { _ = try? catalog.deleteList(Self.smallListName) }
+        progress("queries: nearest 10 of a small list (\(small.count) places) from uniform points")
+        let far = try Stopwatch.microsecondsPerCall(points, warmUp: Stopwatch.warmUpCalls) {
+            try catalog.nearest(to: $0, limit: 10, list: Self.smallListName)
+        }
+        report.rows.append(ReportRow(
+            "nearest 10 of \(small.count) places, uniform points: median", ours: Format.microseconds(far.median),
+            target: .atMost(50, "50 µs"), measured: far.median))
+        report.rows.append(ReportRow(
+            "nearest 10 of \(small.count) places, uniform points: p99", ours: Format.microseconds(far.p99),
+            target: .atMost(300, "300 µs"), measured: far.p99))
+
+        for point in points.prefix(scanQueries) {
+            for name in [list, Self.smallListName] {
+                let viaIndex = try catalog.nearest(to: point, limit: 10, list: name).map(\.store.id)
+                let viaScan = try catalog.nearestByFullScan(to: point, limit: 10, list: name).map(\.store.id)
+                guard viaIndex == viaScan else {
+                    throw BenchError("nearest 10 of \(name) to \(point): the index found \(viaIndex), the full scan \(viaScan)")
+                }
+            }
+        }
+        report.notes.append("""
+            queries, uniform points: \(Format.count(nearestQueries)) points uniform over the sphere (latitude from the \
+            arcsine of a uniform sine), nearest 10 of the whole list, then of its \(small.count) places of country KR \
+            imported as a list of their own; \(scanQueries) of them checked equal to the full scan on both lists
+            """)
+    }
+}
+
+/// Stores already in memory as an import's rows.
+struct StoreArrayReader: StoreRowReader {
+    private var stores: IndexingIterator<[Store]>
+    private var line = 1
+
+    init(_ stores: [Store]) { self.stores = stores.makeIterator() }
+
+    mutating func next() throws(ImportFileError) -> ImportRow? {
+        guard let store = stores.next() else { return nil }
+        line += 1
+        return .valid(store, line: line)
+    }
+}

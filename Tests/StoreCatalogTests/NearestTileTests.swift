@@ -1,0 +1,228 @@
+import Foundation
+import GRDB
+import Testing
+@testable import StoreCatalog
+import TestSupport
+
+/// The best-first nearest search over the R*Tree of tiles (migration 0007):
+/// answers equal to the brute-force haversine reference from anywhere,
+/// and tiles that follow every write.
+@Suite("Nearest tiles")
+struct NearestTileTests {
+    /// 30,000 places worldwide (poles, antimeridian, dense cities), the 311
+    /// Korean places as a small list, a list of one store, an empty list.
+    static let fixture = Result {
+        let world = try GeoNames.places()
+        let korea = try GeoNames.korea()
+        let koreaIDs = Set(korea.map(\.id))
+        let stores = world.filter { !koreaIDs.contains($0.id) } + korea
+        let koreaRange = (stores.count - korea.count)..<stores.count
+        let fixture = try QueryTests.Fixture(
+            stores: stores,
+            lists: ["world": 0..<(stores.count - korea.count), "kr": koreaRange, "one": 123..<124])
+        try fixture.catalog.importList(named: "empty", from: ArrayRowReader(stores: []))
+        return fixture
+    }
+
+    static let everywhere = QueryTests.queryPoints(seed: 2_525, count: 150)
+
+    @Test("nearest k from points uniform over the globe equals the reference, every list", arguments: ["world", "kr", "one", nil])
+    func uniformPointsMatchReference(list: String?) throws {
+        let fixture = try Self.fixture.get()
+        for (index, origin) in Self.everywhere.enumerated() {
+            let measured = fixture.measured(from: origin)
+            for (limit, within) in [(1, nil), (10, nil), (64, nil), (10, 300_000.0), (200, 2_000_000.0)] as [(Int, Double?)] {
+                let found = try fixture.catalog.nearest(to: origin, limit: limit, withinMeters: within, list: list)
+                let expected = fixture.bruteNearest(measured, limit: limit, within: within, list: list)
+                #expect(found == expected, "point \(index) \(origin), limit \(limit), within \(String(describing: within)), list \(list ?? "-")")
+            }
+        }
+    }
+
+    @Test("from far away, the small list's nearest are its own, read without the other list's tiles")
+    func farFromSmallList() throws {
+        let fixture = try Self.fixture.get()
+        let far = [
+            Coordinate(latitude: -33.86, longitude: 151.2), Coordinate(latitude: 40.7, longitude: -74),
+            Coordinate(latitude: -37.5, longitude: -52.0), Coordinate(latitude: -90, longitude: 0),
+        ]
+        for origin in far {
+            let found = try fixture.catalog.nearest(to: origin, limit: 10, list: "kr")
+            #expect(found == fixture.bruteNearest(fixture.measured(from: origin), limit: 10, within: nil, list: "kr"), "\(origin)")
+            #expect(found.count == 10)
+        }
+        // The callback prunes other lists on the list dimension: a search of
+        // `kr` reads only kr's tiles, however far it looks.
+        let tilesRead = try fixture.catalog.read { db in
+            let kr = try fixture.catalog.listKey("kr", db)
+            let point = SpatialTiles.unitVector(latitude: -33.86, longitude: 151.2)
+            return try Int64.fetchAll(db, sql: """
+                SELECT list FROM spatial_tiles WHERE id MATCH \(NearestTileSearch.callbackName)(?, ?, ?, 2.1, ?)
+                """, arguments: [point.x, point.y, point.z, Double(kr)]).map { $0 == kr }
+        }
+        #expect(!tilesRead.isEmpty && tilesRead.allSatisfy { $0 })
+    }
+
+    @Test("withinMeters at 0 finds the stores at the very point; past the antipode bounds nothing; empty lists answer nothing")
+    func edgesOfTheRadius() throws {
+        let fixture = try Self.fixture.get()
+        let store = fixture.stores[123]
+        let atStore = try fixture.catalog.nearest(to: store.coordinate, limit: 5, withinMeters: 0, list: "one")
+        #expect(atStore == [StoreDistance(store: store, distanceMeters: 0)])
+        let all = try fixture.catalog.nearest(to: store.coordinate, limit: 5, withinMeters: 0)
+        #expect(all == fixture.bruteNearest(fixture.measured(from: store.coordinate), limit: 5, within: 0, list: nil))
+        #expect(all.contains(StoreDistance(store: store, distanceMeters: 0)))
+        let antipode = Coordinate(latitude: -store.latitude, longitude: store.longitude > 0 ? store.longitude - 180 : store.longitude + 180)
+        #expect(try fixture.catalog.nearest(to: antipode, limit: 1, withinMeters: 3e7, list: "one").map(\.store) == [store])
+        #expect(try fixture.catalog.nearest(to: antipode, limit: 3, withinMeters: 1_000, list: "one").isEmpty)
+        for origin in Self.everywhere.prefix(20) {
+            #expect(try fixture.catalog.nearest(to: origin, limit: 10, list: "empty").isEmpty)
+        }
+    }
+
+    @Test("the tiles follow imports, replacements, moved stores and deleted lists", arguments: Storage.allCases)
+    func tilesFollowWrites(storage: Storage) throws {
+        let test = try TestCatalog(storage)
+        let catalog = test.catalog
+        let places = try GeoNames.placesSample(count: 3_000, seed: 77)
+        try catalog.importList(named: "a", from: ArrayRowReader(stores: Array(places[0..<2_000])))
+        try catalog.importList(named: "b", from: ArrayRowReader(stores: Array(places[1_000..<3_000])))
+        try expectTilesMatchIndex(catalog)
+
+        // "b" again, its first 500 stores (shared with "a") moved by 7°: the
+        // stores of "a" move with them, and "a"'s tiles are written again.
+        var moved = Array(places[1_000..<3_000])
+        for index in 0..<500 {
+            moved[index].latitude = max(-90, min(90, moved[index].latitude - 7))
+            moved[index].longitude = moved[index].longitude > 173 ? moved[index].longitude - 353 : moved[index].longitude + 7
+        }
+        try catalog.importList(named: "b", from: ArrayRowReader(stores: moved), options: ImportOptions(replace: true))
+        try expectTilesMatchIndex(catalog)
+        var current: [Store] = Array(places[0..<1_000]) + moved
+        let reference = QueryTests.Fixture.Reference(stores: current)
+        for origin in QueryTests.queryPoints(seed: 78, count: 30) {
+            #expect(try catalog.nearest(to: origin, limit: 10, list: "a")
+                == reference.nearest(from: origin, limit: 10, among: 0..<2_000), "\(origin)")
+            #expect(try catalog.nearest(to: origin, limit: 10) == reference.nearest(from: origin, limit: 10, among: 0..<3_000), "\(origin)")
+        }
+
+        try catalog.deleteList("b")
+        try expectTilesMatchIndex(catalog)
+        current = Array(current[0..<2_000])
+        let afterDelete = QueryTests.Fixture.Reference(stores: current)
+        for origin in QueryTests.queryPoints(seed: 79, count: 10) {
+            #expect(try catalog.nearest(to: origin, limit: 10) == afterDelete.nearest(from: origin, limit: 10, among: 0..<2_000))
+        }
+    }
+
+    @Test("migration 0007 builds the tiles of an existing catalog as the import writes them")
+    func migrationBuildsTiles() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("v4.sqlite").path
+        let places = try GeoNames.placesSample(count: 2_500, seed: 88)
+        do {
+            let catalog = try Catalog(path: path)
+            try catalog.importList(named: "x", from: ArrayRowReader(stores: Array(places[0..<2_000])))
+            try catalog.importList(named: "y", from: ArrayRowReader(stores: Array(places[1_500..<2_500])))
+        }
+        let imported = try Catalog(path: path).read { db in try tiles(db) }
+        // Back to schema 4, then opened again: 0007 runs on the data.
+        try DatabaseQueue(path: path).writeWithoutTransaction { db in
+            try db.execute(sql: "DROP TABLE spatial_tiles; PRAGMA user_version = 4")
+        }
+        let catalog = try Catalog(path: path)
+        try expectTilesMatchIndex(catalog)
+        #expect(try catalog.read { db in try tiles(db) } == imported)
+        let reference = QueryTests.Fixture.Reference(stores: places)
+        for origin in QueryTests.queryPoints(seed: 89, count: 20) {
+            #expect(try catalog.nearest(to: origin, limit: 7) == reference.nearest(from: origin, limit: 7, among: 0..<2_500))
+        }
+    }
+
+    @Test("a box's first page is the first stores of the whole box, in its order, however large the box")
+    func firstPageOfABox() throws {
+        let fixture = try Self.fixture.get()
+        let boxes = try [
+            BoundingBox(south: -90, west: -180, north: 90, east: 180),
+            BoundingBox(south: -10, west: 95, north: 55, east: 150),  // Asia
+            BoundingBox(south: -50, west: 160, north: 70, east: -160),  // across the antimeridian
+            BoundingBox(south: 33, west: 124, north: 39, east: 131),
+        ]
+        for box in boxes {
+            for list in ["world", "kr", "one", "empty", nil] as [String?] {
+                let whole = try fixture.catalog.stores(in: box, list: list)
+                for limit in [1, 10, 500] {
+                    #expect(try fixture.catalog.stores(in: box, list: list, limit: limit) == Array(whole.prefix(limit)),
+                            "\(box), list \(list ?? "-"), limit \(limit)")
+                }
+            }
+        }
+    }
+
+    @Test("the bounded heap keeps the nearest, ties by key")
+    func candidatesKeepTheNearest() {
+        var random = SplitMix64(seed: 5)
+        let all = (0..<500).map { (store: Int64($0), distance: Double(Int.random(in: 0..<40, using: &random))) }
+        for limit in [1, 7, 64, 499, 500, 900] {
+            var candidates = NearestCandidates(limit: limit)
+            for candidate in all { candidates.insert(store: candidate.store, distance: candidate.distance) }
+            var expected = all
+            expected.keepNearest(limit) { ($0.distance, $0.store) }
+            #expect(candidates.sorted().map(\.store) == expected.map(\.store), "limit \(limit)")
+        }
+    }
+
+    /// Every tile's (list, members) with members sorted: two catalogs with
+    /// equal tiles compare equal whatever the ids.
+    private func tiles(_ db: Database) throws -> [String] {
+        try Row.fetchAll(db, sql: "SELECT list, members, x_min, x_max, y_min, y_max, z_min, z_max FROM spatial_tiles").map { row in
+            var members: [String] = []
+            let bytes: Data = row[1]
+            bytes.withUnsafeBytes { SpatialTiles.forEachMember($0) { members.append("\($0) \($1) \($2)") } }
+            return "\(row[0] as Int64) \((2..<8).map { "\(row[$0] as Double)" }) \(members.sorted())"
+        }.sorted()
+    }
+
+    /// The tiles hold each membership of the spatial index exactly once, at
+    /// its coordinates, inside the tile's box, at most 64 to a tile.
+    private func expectTilesMatchIndex(_ catalog: Catalog, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let (members, index) = try catalog.read { db in
+            var members: [String] = []
+            for row in try Row.fetchAll(db, sql: "SELECT list, members, x_min, x_max, y_min, y_max, z_min, z_max FROM spatial_tiles") {
+                let list: Int64 = row[0]
+                let bytes: Data = row[1]
+                let box = (2..<8).map { row[$0] as Double }
+                #expect(bytes.count % SpatialTiles.memberSize == 0 && bytes.count / SpatialTiles.memberSize <= SpatialTiles.capacity,
+                        sourceLocation: sourceLocation)
+                bytes.withUnsafeBytes {
+                    SpatialTiles.forEachMember($0) { store, latitude, longitude in
+                        let v = SpatialTiles.unitVector(latitude: latitude, longitude: longitude)
+                        #expect(box[0] <= v.x && v.x <= box[1] && box[2] <= v.y && v.y <= box[3] && box[4] <= v.z && v.z <= box[5],
+                                "store \(store) outside its tile", sourceLocation: sourceLocation)
+                        members.append("\(list) \(store) \(latitude) \(longitude)")
+                    }
+                }
+            }
+            let index = try Row.fetchAll(db, sql: "SELECT list, store, latitude, longitude FROM spatial_index").map {
+                "\($0[0] as Int64) \($0[1] as Int64) \($0[2] as Double) \($0[3] as Double)"
+            }
+            return (members.sorted(), index.sorted())
+        }
+        #expect(members == index, sourceLocation: sourceLocation)
+    }
+}
+
+extension QueryTests.Fixture {
+    /// A brute-force reference over stores imported in this order (so their
+    /// keys follow it): ties by position, as the catalog breaks them by key.
+    struct Reference {
+        let stores: [Store]
+
+        func nearest(from origin: Coordinate, limit: Int, among range: Range<Int>) -> [StoreDistance] {
+            range.map { ($0, Haversine.distance(origin, stores[$0].coordinate)) }
+                .sorted { ($0.1, $0.0) < ($1.1, $1.0) }
+                .prefix(limit)
+                .map { StoreDistance(store: stores[$0.0], distanceMeters: $0.1) }
+        }
+    }
+}
