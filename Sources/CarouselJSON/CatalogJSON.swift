@@ -8,14 +8,22 @@ package enum CatalogJSON {
         "[" + lists.map { "{\"name\":\(StoreJSON.quoted($0.name)),\"count\":\($0.count)}" }.joined(separator: ",") + "]"
     }
 
-    /// `{"list","imported","rejected","errors":[{"line","column","reason"}]}`;
-    /// `column` is null for a whole-row issue.
+    /// `{"list","imported","rejected","errors":[{"line","column","reason"}],
+    /// "errorCount","errorCounts":{kind: n},"stoppedEarly"}`; `column` is
+    /// null for a whole-row issue. `errors` lists the first issues only
+    /// (the report's bound), the counts cover them all: the document's size
+    /// does not grow with the input.
     package static func importReport(_ report: ImportReport) -> String {
         let errors = report.issues.map { issue in
             "{\"line\":\(issue.line),\"column\":\(issue.column.map(StoreJSON.quoted) ?? "null"),"
                 + "\"reason\":\(StoreJSON.quoted(issue.reason))}"
         }
-        return "{\"list\":\(StoreJSON.quoted(report.list)),\"imported\":\(report.imported),"
-            + "\"rejected\":\(report.rejected),\"errors\":[\(errors.joined(separator: ","))]}"
+        let counts: [String] = report.issueCountsByKind.sorted { $0.key < $1.key }
+            .map { "\(StoreJSON.quoted($0.key)):\($0.value)" }
+        var json = "{\"list\":\(StoreJSON.quoted(report.list)),\"imported\":\(report.imported),"
+        json += "\"rejected\":\(report.rejected),\"errors\":[\(errors.joined(separator: ","))],"
+        json += "\"errorCount\":\(report.issueCount),\"errorCounts\":{\(counts.joined(separator: ","))},"
+        json += "\"stoppedEarly\":\(report.stoppedEarly)}"
+        return json
     }
 }

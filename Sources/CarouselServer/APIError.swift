@@ -14,6 +14,8 @@ public struct APIError: Error, Sendable, CustomStringConvertible {
     public var message: String
     /// Further members of the error object, already JSON (an import's report).
     var extra: [(key: String, json: String)] = []
+    /// Seconds for a `Retry-After` header (a 503 the client may retry).
+    var retryAfterSeconds: Int?
 
     public init(_ status: HTTPResponse.Status, _ code: String, _ message: String) {
         self.status = status
@@ -35,6 +37,16 @@ public struct APIError: Error, Sendable, CustomStringConvertible {
     static func notFound(_ message: String) -> APIError { APIError(.notFound, "not_found", message) }
     static func tooLarge(_ message: String) -> APIError { APIError(.contentTooLarge, "too_large", message) }
     static func unprocessable(_ code: String, _ message: String) -> APIError { APIError(.unprocessableContent, code, message) }
+    /// 503 with `Retry-After: 1`: the server is at its limit of some work.
+    static func busy(_ message: String) -> APIError {
+        var error = APIError(.serviceUnavailable, "busy", message)
+        error.retryAfterSeconds = 1
+        return error
+    }
+    /// 507: the server's disk (the catalog's or the temporary folder) is full.
+    static func storageFull(_ what: String) -> APIError {
+        APIError(HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage"), "storage_full", "the server has no room for \(what); try again later")
+    }
 
     /// The catalog's errors in HTTP terms: a missing list is 404, an existing
     /// one 409, a bad argument 400, rejected rows 422 with the report.
@@ -51,12 +63,19 @@ public struct APIError: Error, Sendable, CustomStringConvertible {
         case .rowsRejected(let report):
             self.init(
                 .unprocessableContent, "rows_rejected",
-                "nothing imported into '\(report.list)': \(report.rejected) invalid row\(report.rejected == 1 ? "" : "s"); "
-                    + "fix them or add skipInvalid=true")
+                report.stoppedEarly
+                    ? "nothing imported into '\(report.list)': too many errors (stopped after \(report.rejected) invalid rows)"
+                    : "nothing imported into '\(report.list)': \(report.rejected) invalid row\(report.rejected == 1 ? "" : "s"); "
+                        + "fix them or add skipInvalid=true")
             extra = [("report", CatalogJSON.importReport(report))]
+        case let .sqlite(code, _) where code & 0xFF == 13:  // SQLITE_FULL
+            self = .storageFull("the import")
         case .newerSchema, .notACatalog, .database, .cannotOpen, .sqlite:
-            // The server's own database, not the client's input: a 500.
-            self.init(.internalServerError, "database", error.description)
+            // The server's own database, not the client's input: a fault
+            // of the server, which may pass (busy, read-only, an I/O error).
+            // The message names no path and no SQL: those go to the log.
+            self.init(.serviceUnavailable, "database_unavailable", "the catalog cannot do this now; try again later")
+            retryAfterSeconds = 5
         }
     }
 }

@@ -50,11 +50,17 @@ struct APIMiddleware<Context: RequestContext>: RouterMiddleware {
             default: APIError(error.status, "http_error", error.body ?? error.status.reasonPhrase)
             }
         default:
-            apiError = APIError(.internalServerError, "internal", "the server failed; see its log")
+            // A bug: the id finds the log line that has the detail.
+            let id = String(UInt64.random(in: 0...UInt64.max), radix: 16)
+            apiError = APIError(.internalServerError, "internal", "the server failed (error \(id)); its log has the detail")
+            logger.error("\(request.method) \(request.uri.path) failed with error \(id): \(error)")
+            return Response.json(apiError.json, status: apiError.status)
         }
         if apiError.status.code >= 500 {
             logger.error("\(request.method) \(request.uri.path) failed: \(error)")
         }
-        return Response.json(apiError.json, status: apiError.status)
+        var response = Response.json(apiError.json, status: apiError.status)
+        if let seconds = apiError.retryAfterSeconds { response.headers[.retryAfter] = String(seconds) }
+        return response
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import Hummingbird
 import HummingbirdWebSocket
 import Logging
@@ -72,8 +73,10 @@ public struct CarouselServer: Sendable {
         PageRoutes().register(on: router)
         CatalogRoutes(readers: readers, nearestAnswers: nearestAnswers, limits: limits).register(on: router)
         SearchRoute(readers: readers, limits: limits).register(on: router)
-        ImportRoute(catalog: catalog, limits: limits).register(on: router)
-        SimulateRoute(catalog: catalog, limits: limits).register(on: router)
+        ImportRoute(catalog: catalog, limits: limits, gate: WorkGate("imports", limit: limits.maxConcurrentImports))
+            .register(on: router)
+        SimulateRoute(catalog: catalog, limits: limits, gate: WorkGate("simulations", limit: limits.maxConcurrentSimulations))
+            .register(on: router)
         SessionRoute(catalog: catalog, limits: limits, sessions: sessions).registerFallback(on: router)
         if let constantRouteBytes {
             let body = ByteBuffer(bytes: Self.constantBody(bytes: constantRouteBytes))
@@ -98,6 +101,8 @@ public struct CarouselServer: Sendable {
     ) -> some ApplicationProtocol {
         var logger = logger ?? Logger(label: "carousel.serve")
         if logger.logLevel > .info { logger.logLevel = .info }
+        let leftovers = Self.removeImportLeftovers()
+        if leftovers > 0 { logger.info("removed \(leftovers) upload folders left by killed servers") }
         return Application(
             router: router(),
             server: .http1WebSocketUpgrade(
@@ -107,6 +112,14 @@ public struct CarouselServer: Sendable {
             configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "carousel"),
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? port) },
             logger: logger)
+    }
+
+    /// Removes the upload folders that killed servers left in `folder`
+    /// (the temporary folder unless given); returns how many. The
+    /// application does so as it starts.
+    @discardableResult
+    public static func removeImportLeftovers(in folder: URL = FileManager.default.temporaryDirectory) -> Int {
+        ImportRoute.removeLeftovers(in: folder)
     }
 
     /// `{"padding":"xxxx…"}` of exactly `bytes` bytes (at least its frame).

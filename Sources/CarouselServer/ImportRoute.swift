@@ -14,6 +14,8 @@ import StoreCatalog
 struct ImportRoute {
     let catalog: Catalog
     let limits: ServerLimits
+    /// The imports running now, at most ``ServerLimits/maxConcurrentImports``.
+    let gate: WorkGate
 
     func register(on router: Router<CarouselRequestContext>) {
         router.post("/lists/{name}/import") { request, context in try await handle(request, context) }
@@ -24,9 +26,20 @@ struct ImportRoute {
         let query = QueryParameters(request, limits: limits)
         let format = try Self.format(query.text("format"), contentType: request.headers[.contentType])
         let options = ImportOptions(skipInvalid: try query.flag("skipInvalid"), replace: try query.flag("replace"))
+        try Self.checkDeclaredLength(request.headers, limit: limits.maxImportBody)
+        return try await gate.run { try await importBody(request, list: list, format: format, options: options) }
+    }
 
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("carousel-import-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    private func importBody(_ request: Request, list: String, format: ImportFormat, options: ImportOptions) async throws -> Response {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "\(Self.folderPrefix)\(getpid())-\(UUID().uuidString)")
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        } catch {
+            throw Self.storageError(error, what: "the upload")
+        }
+        // Removed however the request ends: answered, failed, or cancelled
+        // by a client that went away mid-upload.
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("body.\(format.rawValue)")
         try await Self.stream(request.body, to: file, limit: limits.maxImportBody)
@@ -71,7 +84,7 @@ struct ImportRoute {
     static func stream(_ body: RequestBody, to file: URL, limit: Int) async throws {
         guard FileManager.default.createFile(atPath: file.path, contents: nil),
             let handle = try? FileHandle(forWritingTo: file)
-        else { throw APIError(.internalServerError, "storage", "cannot write the upload to a temporary file") }
+        else { throw APIError.storageFull("the upload") }
         defer { try? handle.close() }
         var written = 0
         for try await chunk in body {
@@ -79,7 +92,58 @@ struct ImportRoute {
             guard written <= limit else {
                 throw APIError.tooLarge("the body is over \(limit) bytes; split the import")
             }
-            try handle.write(contentsOf: chunk.readableBytesView)
+            do {
+                try handle.write(contentsOf: chunk.readableBytesView)
+            } catch {
+                throw storageError(error, what: "the upload")
+            }
         }
+    }
+
+    /// Refuses a body whose declared `Content-Length` is over `limit` (413)
+    /// before a byte of it is read or a temporary file made.
+    static func checkDeclaredLength(_ headers: HTTPFields, limit: Int) throws(APIError) {
+        if let declared = headers[.contentLength].flatMap({ Int($0) }), declared > limit {
+            throw .tooLarge("the body is over \(limit) bytes; split the import")
+        }
+    }
+
+    /// The temporary folders of uploads: `carousel-import-PID-UUID`.
+    static let folderPrefix = "carousel-import-"
+
+    /// A failure to store an upload in HTTP terms, naming no path: 507 for
+    /// a full disk, else 503 (a temporary folder that went away, a quota).
+    static func storageError(_ error: any Error, what: String) -> APIError {
+        let code = (error as NSError).userInfo[NSUnderlyingErrorKey].map { ($0 as? NSError)?.code } ?? nil
+        if code == Int(ENOSPC) || code == Int(EDQUOT) || (error as NSError).code == NSFileWriteOutOfSpaceError {
+            return .storageFull(what)
+        }
+        var busy = APIError(.serviceUnavailable, "storage_unavailable", "the server cannot store \(what) now; try again later")
+        busy.retryAfterSeconds = 5
+        return busy
+    }
+
+    /// Removes the upload folders that servers killed mid-import left in
+    /// `folder` (the temporary folder): those whose process is gone, and
+    /// those of older servers, named without a process, untouched for an
+    /// hour. Returns how many went. Another live server's uploads stay.
+    @discardableResult
+    static func removeLeftovers(in folder: URL = FileManager.default.temporaryDirectory) -> Int {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return 0 }
+        var removed = 0
+        for name in names where name.hasPrefix(folderPrefix) {
+            let path = folder.appendingPathComponent(name)
+            let rest = name.dropFirst(folderPrefix.count)
+            let isLeftover: Bool
+            if let dash = rest.firstIndex(of: "-"), let pid = Int32(rest[..<dash]), pid > 0 {
+                // kill(pid, 0): ESRCH when no such process runs.
+                isLeftover = pid != getpid() && kill(pid, 0) != 0 && errno == ESRCH
+            } else {
+                let modified = (try? FileManager.default.attributesOfItem(atPath: path.path))?[.modificationDate] as? Date
+                isLeftover = modified.map { Date().timeIntervalSince($0) > 3600 } ?? false
+            }
+            if isLeftover, (try? FileManager.default.removeItem(at: path)) != nil { removed += 1 }
+        }
+        return removed
     }
 }

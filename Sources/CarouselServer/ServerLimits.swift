@@ -16,6 +16,15 @@ public struct ServerLimits: Sendable, Hashable {
     public var maxScriptEvents = 10_000
     /// The largest WebSocket message of a session, in bytes.
     public var maxSessionMessage = 1 << 14
+    /// The most imports that run at once; one more is answered 503 with
+    /// `Retry-After` before its body is read.
+    public var maxConcurrentImports = 2
+    /// The most `POST /simulate` runs at once; one more is answered 503.
+    public var maxConcurrentSimulations = 2
+    /// The largest `POST /simulate` response, in bytes: a timeline past it
+    /// is refused (422 `timeline_too_long`) rather than built, so a run
+    /// holds at most this much (a 648 KB traced script made 54.8 MB).
+    public var maxTimelineBytes = 8 << 20
 
     public init() {}
 }

@@ -13,12 +13,18 @@ import StoreCatalog
 struct SimulateRoute {
     let catalog: Catalog
     let limits: ServerLimits
+    /// The runs going on now, at most ``ServerLimits/maxConcurrentSimulations``.
+    let gate: WorkGate
 
     func register(on router: Router<CarouselRequestContext>) {
         router.post("/simulate") { request, context in try await handle(request, context) }
     }
 
     func handle(_ request: Request, _ context: some RequestContext) async throws -> Response {
+        try await gate.run { try await simulate(request) }
+    }
+
+    private func simulate(_ request: Request) async throws -> Response {
         let body: ByteBuffer
         do {
             body = try await request.body.collect(upTo: limits.maxJSONBody)
@@ -29,7 +35,8 @@ struct SimulateRoute {
         }
         let (list, script, trace) = try parse(Data(buffer: body))
         let catalog = catalog
-        let timeline = try await Offload.run { () throws -> [String] in
+        let maxBytes = limits.maxTimelineBytes
+        let timeline = try await Offload.run { () throws -> String in
             let stores: CatalogStoreDirectory
             do {
                 stores = try CatalogStoreDirectory(catalog: catalog, list: list)
@@ -42,9 +49,19 @@ struct SimulateRoute {
             } catch {
                 throw APIError.unprocessable("bad_script", "\(error)")
             }
-            return try simulator.run(trace: trace).timeline.map(TimelineJSON.line)
+            // Built as the run goes, and stopped past the limit: a long
+            // traced script would otherwise make tens of MB of lines.
+            let text = TimelineText(maxBytes: maxBytes)
+            do {
+                _ = try simulator.run(trace: trace) { entry in try text.append(TimelineJSON.line(entry)) }
+            } catch is TimelineText.TooLong {
+                throw APIError.unprocessable(
+                    "timeline_too_long",
+                    "the timeline is over \(maxBytes) bytes; shorten the script\(trace ? " or leave trace off" : "")")
+            }
+            return text.finished()
         }
-        return .json("[" + timeline.joined(separator: ",\n") + "]")
+        return .json(timeline)
     }
 
     /// The list, the script (checked as the CLI checks a script file) and
@@ -84,5 +101,30 @@ struct SimulateRoute {
             }
         }
         return (list, script, trace)
+    }
+}
+
+/// A timeline's JSON array built line by line, up to a size: the run
+/// stops (``TooLong``) at the line that would pass it.
+private final class TimelineText: @unchecked Sendable {
+    // @unchecked: used by one simulation, on one thread.
+    struct TooLong: Error {}
+
+    private let maxBytes: Int
+    private var text = "["
+
+    init(maxBytes: Int) {
+        self.maxBytes = maxBytes
+    }
+
+    func append(_ line: String) throws {
+        // ",\n" before every line but the first, "]" at the end.
+        guard text.utf8.count + line.utf8.count + 3 <= maxBytes else { throw TooLong() }
+        if text.utf8.count > 1 { text += ",\n" }
+        text += line
+    }
+
+    func finished() -> String {
+        text + "]"
     }
 }

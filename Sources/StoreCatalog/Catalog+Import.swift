@@ -3,11 +3,14 @@ extension Catalog {
     ///
     /// Every row is read and checked. By default, any invalid row or id
     /// repeated in the file makes the import write nothing and throw
-    /// ``CatalogError/rowsRejected(_:)`` with every issue;
+    /// ``CatalogError/rowsRejected(_:)`` with the issues;
     /// ``ImportOptions/skipInvalid`` imports the valid rows instead and
-    /// reports the others. A store already in the catalog (same id) is
-    /// updated. An existing list of the same name is an error unless
-    /// ``ImportOptions/replace`` is set; then it is swapped atomically.
+    /// reports the others. Past ``ImportOptions/issueLimit`` rejected rows
+    /// the import stops, imports nothing and throws
+    /// ``CatalogError/rowsRejected(_:)`` with ``ImportReport/stoppedEarly``. Ids are unique within a list only: another list
+    /// holding the same id keeps its own store, untouched. An existing list
+    /// of the same name is an error unless ``ImportOptions/replace`` is set;
+    /// then it is swapped atomically.
     ///
     /// A kill at any moment leaves the database as it was before the call.
     /// The rows are read and checked on a second thread while this one
@@ -31,8 +34,10 @@ extension Catalog {
         named name: String, from reader: some StoreRowReader, options: ImportOptions, pipeline: RowPipeline.Shape,
         spatialMemoryLimit: Int = SpatialIndexWriter.memoryLimit
     ) throws -> ImportReport {
-        guard !name.allSatisfy(\.isWhitespace) else {
-            throw CatalogError.invalidArgument("a list needs a name that is not blank")
+        try NameCharacters.checkListName(name)
+        guard (1...ImportOptions.maxIssueLimit).contains(options.issueLimit) else {
+            throw CatalogError.invalidArgument(
+                "the issue limit must be 1 to \(ImportOptions.maxIssueLimit) (got \(options.issueLimit))")
         }
         if case let .distance(origin) = options.order, !origin.isValid {
             throw CatalogError.invalidArgument("cannot order by distance from \(origin): not a valid coordinate")

@@ -25,8 +25,7 @@ extension Catalog {
     /// Built once, as the statement cache is keyed by the text: the lookup
     /// by id runs per request on the server.
     private static let storeInListByID = """
-        SELECT \(Store.columns) FROM stores AS s
-        WHERE s.id = ?2 AND \(SpatialIndex.listsSQL(store: "s", list: "?1"))
+        SELECT \(Store.columns) FROM stores AS s WHERE s.list = ?1 AND s.id = ?2
         """
 
     /// The store with id `id` if `list` holds it, else nil; throws when

@@ -13,7 +13,7 @@ extension Catalog {
             return try firstRow(
                 db, """
                     SELECT i.position FROM list_items AS i
-                    WHERE i.list = ?1 AND i.store = (SELECT key FROM stores WHERE id = ?2)
+                    WHERE i.list = ?1 AND i.store = (SELECT key FROM stores WHERE list = ?1 AND id = ?2)
                     ORDER BY i.position LIMIT 1
                     """,
                 {

@@ -43,11 +43,17 @@ extension Catalog {
         }
     }
 
-    /// The store with id `id`, if any.
+    /// The store with id `id` in any list, if any. Ids are unique within a
+    /// list only: when several lists hold `id`, this is the one imported
+    /// first (the lowest key). ``store(list:id:)`` names the list.
     public func store(id: String) throws -> Store? {
         try read { db in
-            try rows(db, "SELECT \(Store.columns) FROM stores AS s WHERE s.id = ?", { $0.bind(id, at: 1) }, Store.init)
-                .first
+            // One seek on the unique (list, id) index per list: there is no
+            // index on the id alone, which every import would pay for.
+            try firstRow(db, """
+                SELECT \(Store.columns) FROM stores AS s
+                WHERE s.key = (SELECT min(x.key) FROM lists AS l JOIN stores AS x ON x.list = l.key AND x.id = ?)
+                """, { $0.bind(id, at: 1) }, Store.init)
         }
     }
 

@@ -17,8 +17,9 @@ public enum CatalogError: Error, Sendable, Hashable, CustomStringConvertible {
     case positionOutOfRange(list: String, position: Int, count: Int)
     /// A bad query or import parameter.
     case invalidArgument(String)
-    /// An all-or-nothing import met invalid or duplicate rows and wrote
-    /// nothing; the report lists every issue.
+    /// An all-or-nothing import met invalid or duplicate rows, or any
+    /// import met more than its issue limit ("too many errors"), and wrote
+    /// nothing; the report lists the first issues and counts them all.
     case rowsRejected(ImportReport)
     /// SQLite could not open or create the database file: `code` is its
     /// (extended) result code, `SQLITE_CANTOPEN` (14) and kin.
@@ -52,6 +53,8 @@ public enum CatalogError: Error, Sendable, Hashable, CustomStringConvertible {
             "list '\(list)' has no position \(position) (it holds \(count) stores, positions 0..<\(count))"
         case let .invalidArgument(reason):
             reason
+        case let .rowsRejected(report) where report.stoppedEarly:
+            "nothing imported into '\(report.list)': too many errors (stopped after \(report.rejected) invalid rows)"
         case let .rowsRejected(report):
             "nothing imported into '\(report.list)': \(report.rejected) invalid row\(report.rejected == 1 ? "" : "s")"
         case let .cannotOpen(path, code, message):

@@ -7,11 +7,27 @@ public struct ImportOptions: Sendable, Hashable {
     public var replace: Bool
     /// The carousel order of the imported list.
     public var order: ImportOrder
+    /// How many issues the report lists in full (the rest are counted), and
+    /// how many rejected rows stop the import: past this many, the rest of
+    /// the file is not read and nothing is imported ("too many errors"), so
+    /// that a file of garbage costs bounded time and memory. 1 or more.
+    public var issueLimit: Int
 
-    public init(skipInvalid: Bool = false, replace: Bool = false, order: ImportOrder = .file) {
+    /// The default ``issueLimit``: a report a person reads, a response of a
+    /// few tens of KiB.
+    public static let defaultIssueLimit = 100
+    /// The largest ``issueLimit``: about 100 bytes an issue, 100 MB of
+    /// report at most.
+    public static let maxIssueLimit = 1_000_000
+
+    public init(
+        skipInvalid: Bool = false, replace: Bool = false, order: ImportOrder = .file,
+        issueLimit: Int = ImportOptions.defaultIssueLimit
+    ) {
         self.skipInvalid = skipInvalid
         self.replace = replace
         self.order = order
+        self.issueLimit = issueLimit
     }
 }
 

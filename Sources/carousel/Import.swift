@@ -13,7 +13,9 @@ extension Carousel {
                 Formats: csv, tsv, json (an array of objects), jsonl, geojson (Point features), \
                 chosen by the file's extension or --format. Every row is checked first: unless \
                 --skip-invalid is given, one bad row (or an id repeated in the file) imports \
-                nothing. Stores already in the catalog (same id) are updated.
+                nothing; more than --max-issues bad rows stop the import, which then imports \
+                nothing. Ids are unique within a list: another list's stores, same ids \
+                included, are never changed. A row is at most --max-row-bytes long.
                 """
         )
 
@@ -57,13 +59,29 @@ extension Carousel {
             valueName: "template"))
         var nameFormat: String?
 
-        @Flag(help: "Print JSON: {\"list\", \"imported\", \"rejected\", \"errors\": [{\"line\", \"column\", \"reason\"}]}.")
+        @Option(help: "How many issues the report lists; past this many bad rows the import stops and imports nothing.")
+        var maxIssues = ImportOptions.defaultIssueLimit
+
+        @Option(help: "The longest row, in bytes (default 1 MiB).")
+        var maxRowBytes = 1 << 20
+
+        @Flag(help: """
+            Print JSON: {"list", "imported", "rejected", "errors": [{"line", "column", "reason"}], \
+            "errorCount", "errorCounts", "stoppedEarly"}.
+            """)
         var json = false
 
         func validate() throws {
             _ = try importFormat()
             _ = try DistanceOrigin.check(from, required: order == .distance, flag: "--order distance")
             guard !list.allSatisfy(\.isWhitespace) else { throw ValidationError("--list needs a name") }
+            guard (1...ImportOptions.maxIssueLimit).contains(maxIssues) else {
+                throw ValidationError("--max-issues must be 1 to \(ImportOptions.maxIssueLimit) (got \(maxIssues))")
+            }
+            // 1 GiB: a row is held whole, several times over, while it is read.
+            guard (1...(1 << 30)).contains(maxRowBytes) else {
+                throw ValidationError("--max-row-bytes must be 1 to \(1 << 30) (got \(maxRowBytes))")
+            }
             _ = try parsedNameFormat()
         }
 
@@ -108,14 +126,14 @@ extension Carousel {
                 case .distance: .distance(from: try DistanceOrigin.check(from, required: true, flag: "--order distance")!)
                 }
             // The file first: a bad file must not create a database.
-            var reader = try makeStoreRowReader(for: url, format: importFormat())
+            var reader = try makeStoreRowReader(for: url, format: importFormat(), maxRowBytes: maxRowBytes)
             if let nameFormat = try parsedNameFormat() {
                 reader = NameFormattingReader(reader, format: nameFormat, path: file)
             }
             let catalog = try database.openCatalog()
             do {
                 let report = try catalog.importList(
-                    named: list, from: reader, options: ImportOptions(skipInvalid: skipInvalid, replace: replace, order: order))
+                    named: list, from: reader, options: ImportOptions(skipInvalid: skipInvalid, replace: replace, order: order, issueLimit: maxIssues))
                 print(json ? Self.json(report) : Self.summary(report, imported: true))
             } catch let CatalogError.rowsRejected(report) {
                 print(json ? Self.json(report) : Self.summary(report, imported: false))
@@ -138,8 +156,13 @@ extension Carousel {
                     : "Nothing imported into '\(report.list)'; \(rows) to fix:",
             ]
             lines += report.issues.prefix(listedIssues).map { "  \($0)" }
-            if report.issues.count > listedIssues {
-                lines.append("  … and \(report.issues.count - listedIssues) more")
+            if report.issueCount > listedIssues {
+                let kinds = report.issueCountsByKind.sorted { ($1.value, $0.key) < ($0.value, $1.key) }
+                    .map { "\($0.value) \($0.key)" }.joined(separator: ", ")
+                lines.append("  … and \(report.issueCount - listedIssues) more (\(report.issueCount) in all: \(kinds))")
+            }
+            if report.stoppedEarly {
+                lines.append("  Too many errors: stopped reading after \(report.rejected) rejected rows.")
             }
             return lines.map(\.terminalEscaped).joined(separator: "\n")
         }

@@ -17,6 +17,8 @@ enum LibraryErrorHints {
             "\(error); see `carousel lists`"
         case .listExists:
             "\(error); use --replace to replace it"
+        case let .rowsRejected(report) where report.stoppedEarly:
+            "\(error); is it a store file? --max-issues raises the limit"
         case .rowsRejected:
             "\(error); fix them or use --skip-invalid"
         case .cannotOpen:

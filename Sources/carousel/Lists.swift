@@ -68,7 +68,7 @@ extension Carousel {
         struct Delete: ParsableCommand {
             static let configuration = CommandConfiguration(
                 commandName: "delete",
-                abstract: "Delete a store list, and its stores no other list holds.",
+                abstract: "Delete a store list and its stores (other lists keep theirs, same ids included).",
                 discussion: "Asks nothing: prints what it removed.")
 
             @OptionGroup var database: DatabaseOptions
@@ -83,10 +83,8 @@ extension Carousel {
                 if json {
                     print("{\"deleted\":\(StoreOutput.quoted(deleted.name)),\"count\":\(deleted.count),\"removedStores\":\(deleted.removedStores)}")
                 } else {
-                    let kept = deleted.count - deleted.removedStores
                     let stores = "\(deleted.count) store\(deleted.count == 1 ? "" : "s")"
-                    let note = kept == 0 ? "" : "; \(kept) stay, held by other lists"
-                    print("Deleted list '\(deleted.name)' (\(stores)\(note)).".terminalEscaped)
+                    print("Deleted list '\(deleted.name)' (\(stores)).".terminalEscaped)
                 }
             }
         }

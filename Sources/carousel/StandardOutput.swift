@@ -24,9 +24,11 @@ final class StandardOutput: @unchecked Sendable {
         buffer.reserveCapacity(capacity)
     }
 
-    /// A file created (or truncated) at `path` for writing.
-    static func file(atPath path: String) throws -> StandardOutput {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+    /// A file created (or truncated) at `path` for writing; with `creating`
+    /// false, an existing FIFO or device opened as it is.
+    static func file(atPath path: String, creating: Bool = true) throws -> StandardOutput {
+        let flags = creating ? O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC : O_WRONLY | O_CLOEXEC
+        let descriptor = open(path, flags, 0o644)
         guard descriptor >= 0 else {
             let reason = String(cString: strerror(errno))
             throw CLIError("cannot create \(path): \(reason)", status: errno == ENOENT ? .missingInput : .io)
@@ -68,8 +70,18 @@ final class StandardOutput: @unchecked Sendable {
 
     /// Writes everything buffered; a closed pipe ends the process (status 0).
     func flush() {
-        // Anything `print` buffered goes first, in order.
-        fflush(nil)  // every stdio stream, standard output among them
+        // Anything `print` buffered goes first, in order (every stdio
+        // stream: Swift 6 cannot name `stdout` itself). A failed write must
+        // end the command with 74, not 0 (`lists > /dev/full`): stdio
+        // reports it here (glibc: EOF and ENOSPC for 4,096 and 10,000
+        // printed bytes to /dev/full alike).
+        if fflush(nil) != 0 {
+            let failure = errno
+            if failure == EPIPE { exit(ExitStatus.success.rawValue) }
+            buffer.removeAll(keepingCapacity: true)
+            let reason = failure == 0 ? "a write failed" : String(cString: strerror(failure))
+            Carousel.fail(ErrorReport(message: "cannot write to standard output: \(reason)", status: .io))
+        }
         var written = 0
         while written < buffer.count {
             let result = buffer.withUnsafeBytes { bytes in

@@ -54,7 +54,10 @@ struct CatalogCommandTests {
         let imported = try workspace.run(["import", file, "--list", "seoul", "--json"])
         #expect(imported.status == 0, "\(imported.stderr)")
         #expect(try Self.json(imported.stdout) as? NSDictionary
-            == ["list": "seoul", "imported": 4, "rejected": 0, "errors": [Any]()] as NSDictionary)
+            == [
+                "list": "seoul", "imported": 4, "rejected": 0, "errors": [Any](), "errorCount": 0,
+                "errorCounts": [String: Int](), "stoppedEarly": false,
+            ] as NSDictionary)
 
         let lists = try workspace.run(["lists", "--json"])
         #expect(try Self.json(lists.stdout) as? NSArray == [["name": "seoul", "count": 4]] as NSArray)

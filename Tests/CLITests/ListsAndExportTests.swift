@@ -96,9 +96,9 @@ struct ListsAndExportTests {
         // Renamed in order and content: the same stores.
         #expect(try Self.array(workspace.run(["stores", "--list", "world", "--json"])).first?["id"] as? String == "p0")
 
-        // p1 is in both lists (re-imported by "s", so at 0,0): it stays.
+        // p1 is in both lists, each its own store: "s"'s stays.
         let deleted = try workspace.run(["lists", "delete", "world", "--json"])
-        #expect(deleted.stdout == #"{"deleted":"world","count":10,"removedStores":9}"# + "\n")
+        #expect(deleted.stdout == #"{"deleted":"world","count":10,"removedStores":10}"# + "\n")
         #expect(try workspace.run(["lists", "--json"]).stdout == #"[{"name":"s","count":2}]"# + "\n")
         #expect(try Self.array(workspace.run(["near", "--lat", "0", "--lng", "0", "--limit", "50", "--json"])).count == 2)
 

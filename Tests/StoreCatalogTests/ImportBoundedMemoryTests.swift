@@ -16,7 +16,7 @@ struct ImportBoundedMemoryTests {
         for limit in [SpatialIndexWriter.memoryLimit, 0, 1, 37] {
             let catalog = try scenario.catalog()
             let report = try catalog.importList(
-                named: "new", from: ArrayRowReader(scenario.rows), options: .init(skipInvalid: true),
+                named: "new", from: ArrayRowReader(scenario.rows), options: ImportPipelineTests.skipAll,
                 pipeline: .standard, spatialMemoryLimit: limit)
             #expect(report == scenario.expectedReport, "seed \(seed), limit \(limit)")
             dumps.insert(try catalog.dump())

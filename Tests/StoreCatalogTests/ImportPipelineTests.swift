@@ -14,9 +14,10 @@ struct ImportPipelineTests {
         .init(batchRows: 7, queuedBatches: 2), .init(batchRows: 64, queuedBatches: 4), .standard,
     ]
 
-    /// 50 stores already in the catalog, then 400 rows: valid ones with ids
-    /// drawn from a pool of 300 (so some repeat, and some are the stores
-    /// already there), and one in ten invalid.
+    /// 50 stores already in the catalog (another list's: same ids, never
+    /// touched), then 400 rows: valid ones with ids drawn from a pool of 300
+    /// (so some repeat), and one in ten invalid. Over 100 are rejected, so
+    /// the tests of batching lift the issue limit.
     struct Scenario {
         let existing: [Store]
         let rows: [ImportRow]
@@ -73,6 +74,55 @@ struct ImportPipelineTests {
         }
     }
 
+    /// Skip invalid rows, with no practical issue limit.
+    static let skipAll = ImportOptions(skipInvalid: true, issueLimit: ImportOptions.maxIssueLimit)
+
+    @Test("past the issue limit any batching stops at the same row with the same bounded report, writing nothing",
+          arguments: [1, 5, 40])
+    func issueLimitStopsTheImport(limit: Int) throws {
+        let scenario = Scenario(seed: 7)
+        // The row-by-row model: issues counted until more than `limit` rows
+        // are rejected, the first `limit` listed.
+        var firstLine: [String: Int] = [:]
+        var all: [ImportIssue] = []
+        var rejected = 0
+        for row in scenario.rows where rejected <= limit {
+            switch row {
+            case let .invalid(rowIssues):
+                all += rowIssues
+                rejected += 1
+            case let .valid(store, line):
+                if let first = firstLine[store.id] {
+                    all.append(ImportIssue(line: line, column: "id", reason: "duplicate id '\(store.id)' (also on line \(first))"))
+                    rejected += 1
+                } else {
+                    firstLine[store.id] = line
+                }
+            }
+        }
+        for shape in Self.shapes {
+            let catalog = try scenario.catalog()
+            let before = try catalog.dump()
+            let error = #expect(throws: CatalogError.self, "limit \(limit), \(shape)") {
+                try catalog.importList(
+                    named: "new", from: ArrayRowReader(scenario.rows),
+                    options: .init(skipInvalid: true, issueLimit: limit), pipeline: shape)
+            }
+            guard case let .rowsRejected(report) = error else {
+                Issue.record("expected rowsRejected, got \(String(describing: error))")
+                continue
+            }
+            #expect(report.stoppedEarly)
+            #expect(report.imported == 0)
+            #expect(report.rejected == limit + 1)
+            #expect(report.issues == Array(all.prefix(limit)), "limit \(limit), \(shape)")
+            #expect(report.issueCount == all.count)
+            #expect(report.issueCountsByKind == Dictionary(grouping: all, by: \.kind).mapValues(\.count))
+            #expect(error?.description == "nothing imported into 'new': too many errors (stopped after \(limit + 1) invalid rows)")
+            #expect(try catalog.dump() == before)
+        }
+    }
+
     @Test("any batching gives the report of a row-by-row import and the same database", arguments: [UInt64(1), 2, 3])
     func batchingNeverChangesTheOutcome(seed: UInt64) throws {
         let scenario = Scenario(seed: seed)
@@ -80,7 +130,7 @@ struct ImportPipelineTests {
         for shape in Self.shapes {
             let catalog = try scenario.catalog()
             let report = try catalog.importList(
-                named: "new", from: ArrayRowReader(scenario.rows), options: .init(skipInvalid: true), pipeline: shape)
+                named: "new", from: ArrayRowReader(scenario.rows), options: Self.skipAll, pipeline: shape)
             #expect(report == scenario.expectedReport, "seed \(seed), \(shape)")
             dumps.insert(try catalog.dump())
         }
@@ -96,7 +146,9 @@ struct ImportPipelineTests {
             let catalog = try scenario.catalog()
             let before = try catalog.dump()
             #expect(throws: CatalogError.rowsRejected(expected), "seed \(seed), \(shape)") {
-                try catalog.importList(named: "new", from: ArrayRowReader(scenario.rows), options: .init(), pipeline: shape)
+                try catalog.importList(
+                    named: "new", from: ArrayRowReader(scenario.rows), options: .init(issueLimit: ImportOptions.maxIssueLimit),
+                    pipeline: shape)
             }
             #expect(try catalog.dump() == before, "seed \(seed), \(shape)")
         }
@@ -112,7 +164,7 @@ struct ImportPipelineTests {
             var reader = ArrayRowReader(scenario.rows)
             reader.failure = (index, failure)
             #expect(throws: failure, "row \(index), \(shape)") {
-                try catalog.importList(named: "new", from: reader, options: .init(skipInvalid: true), pipeline: shape)
+                try catalog.importList(named: "new", from: reader, options: Self.skipAll, pipeline: shape)
             }
             #expect(try catalog.dump() == before, "row \(index), \(shape)")
         }

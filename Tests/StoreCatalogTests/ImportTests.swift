@@ -97,8 +97,8 @@ struct ImportTests {
         #expect(try catalog.store(id: "s1")?.name == "Gangnam")
     }
 
-    @Test("a store already in the catalog and repeated in the file is a duplicate too")
-    func duplicateOfAnExistingStoreIsCaught() throws {
+    @Test("an id another list holds is a new store of this list; repeated in the file it is a duplicate")
+    func idOfAnotherListIsANewStore() throws {
         let catalog = try Catalog.inMemory()
         try catalog.importList(named: "first", from: ArrayRowReader(stores: Self.seoul))
         var moved = Self.seoul[2]
@@ -109,27 +109,52 @@ struct ImportTests {
             options: .init(skipInvalid: true))
 
         #expect(report.issues == [ImportIssue(line: 9, column: "id", reason: "duplicate id 's3' (also on line 7)")])
-        #expect(try catalog.store(id: "s3")?.name == "Hongdae moved")
+        #expect(try catalog.store(list: "second", id: "s3")?.name == "Hongdae moved")
+        #expect(try catalog.store(list: "first", id: "s3") == Self.seoul[2])
+        // store(id:) is the one imported first.
+        #expect(try catalog.store(id: "s3") == Self.seoul[2])
     }
 
-    @Test("re-importing a store updates it everywhere, spatial index included", arguments: Storage.allCases)
-    func reimportUpdatesTheStore(storage: Storage) throws {
+    /// The issue's a.csv / b.csv: list b reuses a's id "s1" with other data.
+    static let original = Store(id: "s1", name: "Original Store", latitude: 37.5, longitude: 127.0, phone: "02-111")
+    static let hijacked = Store(id: "s1", name: "Hijacked", latitude: 1.0, longitude: 2.0)
+
+    @Test("two lists hold the same id with different data; importing, replacing or deleting one never changes the other",
+          arguments: Storage.allCases)
+    func sameIdInTwoListsStaysApart(storage: Storage) throws {
         let catalog = try TestCatalog(storage).catalog
-        try catalog.importList(named: "seoul", from: ArrayRowReader(stores: Self.seoul))
-        let busan = Coordinate(latitude: 35.1587, longitude: 129.1604)
-        let moved = Store(id: "s1", name: "Haeundae", latitude: busan.latitude, longitude: busan.longitude, phone: "051")
+        try catalog.importList(named: "a", from: ArrayRowReader(stores: [Self.original]))
+        let a = try catalog.dump(list: "a")
 
-        try catalog.importList(named: "busan", from: ArrayRowReader(stores: [moved]))
+        try catalog.importList(named: "b", from: ArrayRowReader(stores: [Self.hijacked]))
 
-        #expect(try catalog.store(id: "s1") == moved)
-        #expect(try catalog.store(list: "seoul", at: 0) == moved)
-        let nearest = try catalog.nearest(to: busan, limit: 1)
-        #expect(nearest.map(\.store.id) == ["s1"])
-        #expect(nearest.first?.distanceMeters == 0)
-        #expect(try catalog.nearest(to: busan, limit: 1, list: "seoul").map(\.store.id) == ["s1"])
+        #expect(try catalog.stores(list: "a") == [Self.original])
+        #expect(try catalog.stores(list: "b") == [Self.hijacked])
+        #expect(try catalog.store(list: "a", id: "s1") == Self.original)
+        #expect(try catalog.store(list: "b", id: "s1") == Self.hijacked)
+        #expect(try catalog.position(ofStore: "s1", inList: "b") == 0)
+        #expect(try catalog.info().storeCount == 2)
+        #expect(try catalog.dump(list: "a") == a)
+        // Each list's queries see its own copy, at its own place.
+        let nearOriginal = Coordinate(latitude: 37.5, longitude: 127.0)
+        #expect(try catalog.nearest(to: nearOriginal, limit: 1, list: "a").map(\.distanceMeters) == [0])
+        #expect(try catalog.nearest(to: nearOriginal, limit: 1, list: "b").first?.store == Self.hijacked)
+        #expect(try catalog.nearest(to: nearOriginal, limit: 2).map(\.store) == [Self.original, Self.hijacked])
+        let world = try BoundingBox(south: -90, west: -180, north: 90, east: 180)
+        #expect(try catalog.stores(in: world, list: "a") == [Self.original])
+        #expect(Set(try catalog.stores(in: world).map(\.name)) == ["Original Store", "Hijacked"])
+
+        // Replacing b, then deleting it, leaves a as it was.
+        var moved = Self.hijacked
+        moved.latitude = -10
+        try catalog.importList(named: "b", from: ArrayRowReader(stores: [moved]), options: .init(replace: true))
+        #expect(try catalog.stores(list: "b") == [moved])
+        #expect(try catalog.dump(list: "a") == a)
+        #expect(try catalog.deleteList("b") == ListDeletion(name: "b", count: 1, removedStores: 1))
+        #expect(try catalog.dump(list: "a") == a)
         let index = try catalog.spatialIndexVersusDerived()
         #expect(index.actual == index.derived)
-        #expect(index.actual.count == 5)
+        #expect(index.actual.count == 1)
     }
 
     @Test("importing into an existing list without replace is refused, nothing changed")
@@ -147,7 +172,7 @@ struct ImportTests {
         #expect(try catalog.dump() == before)
     }
 
-    @Test("replace swaps the list; stores no list holds any more go, shared ones stay", arguments: Storage.allCases)
+    @Test("replace swaps the list and its stores; another list's stores of the same ids stay", arguments: Storage.allCases)
     func replaceSwapsTheList(storage: Storage) throws {
         let catalog = try TestCatalog(storage).catalog
         try catalog.importList(named: "seoul", from: ArrayRowReader(stores: Self.seoul))
@@ -163,6 +188,7 @@ struct ImportTests {
         #expect(try catalog.store(id: "s3") == nil)
         #expect(try catalog.store(id: "s4") == Self.seoul[3])  // still a favourite
         #expect(try catalog.lists() == [ListSummary(name: "favourites", count: 1), ListSummary(name: "seoul", count: 2)])
+        #expect(try catalog.info().storeCount == 3)
         let index = try catalog.spatialIndexVersusDerived()
         #expect(index.actual == index.derived)
     }
@@ -175,10 +201,10 @@ struct ImportTests {
         var moved = Self.seoul[1]
         moved.latitude += 1
 
-        // Each replace updates every store it keeps (the first one moves
-        // s2) and drops s3, then s4: the replaced list always has the
-        // highest key, which the new list must not reuse while the old
-        // items are still there.
+        // Each replace writes the list's stores anew (the first one moves
+        // s2) and drops s3, then s4; favourites' s1 is its own store. The
+        // replaced list always has the highest key, which the new list
+        // must not reuse.
         for (round, stores) in [[Self.seoul[0], moved, Self.seoul[3]], [moved, Self.seoul[0]]].enumerated() {
             let report = try catalog.importList(
                 named: "seoul", from: ArrayRowReader(stores: stores), options: .init(replace: true))
@@ -188,7 +214,8 @@ struct ImportTests {
 
         #expect(try catalog.store(id: "s3") == nil)
         #expect(try catalog.store(id: "s4") == nil)
-        #expect(try catalog.store(id: "s1") == Self.seoul[0])  // in both lists
+        #expect(try catalog.store(id: "s1") == Self.seoul[0])  // in both lists, a store each
+        #expect(try catalog.info().storeCount == 3)
         #expect(try catalog.lists() == [ListSummary(name: "favourites", count: 1), ListSummary(name: "seoul", count: 2)])
         let index = try catalog.spatialIndexVersusDerived()
         #expect(index.actual == index.derived)
@@ -201,7 +228,7 @@ struct ImportTests {
         #expect(leftovers == 0)
     }
 
-    @Test("a replace that repeats a store it updates names both lines")
+    @Test("a replace that repeats an id names both lines")
     func duplicateInAReplaceNamesBothLines() throws {
         let catalog = try Catalog.inMemory()
         try catalog.importList(named: "seoul", from: ArrayRowReader(stores: Self.seoul))

@@ -29,13 +29,16 @@ struct ListManagementTests {
         #expect(throws: CatalogError.self) { try catalog.renameList("b", to: "  ") }
     }
 
-    @Test func deleteRemovesOnlyStoresNoOtherListHolds() throws {
+    @Test func deleteRemovesTheListsOwnStoresOnly() throws {
         let catalog = try Self.catalog(["a": 0..<5, "b": 3..<8])
+        let bBefore = try catalog.stores(list: "b")
         let deleted = try catalog.deleteList("a")
-        #expect(deleted == ListDeletion(name: "a", count: 5, removedStores: 3))
+        #expect(deleted == ListDeletion(name: "a", count: 5, removedStores: 5))
         #expect(try catalog.lists() == [ListSummary(name: "b", count: 5)])
         #expect(try catalog.store(id: "s0") == nil)
         #expect(try catalog.store(id: "s3") != nil)
+        #expect(try catalog.stores(list: "b") == bBefore)
+        #expect(try catalog.info().storeCount == 5)
         // The spatial index forgot the list: a box over the world finds b's five.
         let world = try BoundingBox(south: -90, west: -180, north: 90, east: 180)
         #expect(Set(try catalog.stores(in: world).map(\.id)) == ["s3", "s4", "s5", "s6", "s7"])
@@ -65,7 +68,7 @@ struct ListManagementTests {
     @Test func infoCountsStoresAndLists() throws {
         let catalog = try Self.catalog(["a": 0..<5, "b": 3..<8])
         let info = try catalog.info()
-        #expect(info.storeCount == 8)
+        #expect(info.storeCount == 10)  // s3 and s4 in both lists: a store each
         #expect(info.lists.map(\.name) == ["a", "b"])
         #expect(info.schemaVersion == Migration.latestVersion && info.latestSchemaVersion == Migration.latestVersion)
         #expect(info.databaseBytes > 0)

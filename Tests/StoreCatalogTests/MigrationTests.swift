@@ -57,6 +57,10 @@ struct MigrationTests {
         #expect(try catalog.lists() == [ListSummary(name: "seoul", count: 2), ListSummary(name: "south", count: 3)])
         #expect(try catalog.stores(list: "seoul").map(\.id) == ["s2", "s1"])
         #expect(try catalog.store(id: "s1")?.attributes == ["floor": "1"])
+        // s1 was shared by both lists: each has its own copy now (0005).
+        #expect(try catalog.store(list: "south", id: "s1") == catalog.store(list: "seoul", id: "s1"))
+        #expect(try catalog.stores(list: "south").map(\.id) == ["s1", "s4", "s3"])
+        #expect(try catalog.info().storeCount == 5)
         let index = try catalog.spatialIndexVersusDerived()
         #expect(index.actual.count == 5)
         #expect(index.actual == index.derived)
@@ -180,5 +184,71 @@ struct MigrationTests {
         // A box query on the new bands finds the Seoul stores.
         let found = try catalog.stores(in: BoundingBox(south: 37.4, west: 126.9, north: 37.6, east: 127.1))
         #expect(Set(found.map(\.id)) == ["a", "b"])
+    }
+
+    @Test("0005 gives each list its own copy of a shared store, losing nothing, and keeps unshared keys")
+    func storesPerListMigration() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("v4.sqlite").path
+        // A catalog as schema 4 wrote it: "a" and "b" share s1 and s2, "c"
+        // shares nothing; "a" and "c" have stored cluster indexes, and one
+        // store (key 9) is in no list.
+        try DatabaseQueue(path: path).writeWithoutTransaction { db in
+            try Migrator.migrate(db, path: path, migrations: Array(Migration.all.prefix(4)))
+            try db.execute(sql: """
+                INSERT INTO lists (key, name) VALUES (1, 'a'), (2, 'b'), (3, 'c');
+                INSERT INTO stores (key, id, name, latitude, longitude, phone, attributes) VALUES
+                    (1, 's1', 'One', 37.5, 127.0, '02-111', '{"floor":"1"}'), (2, 's2', 'Two', 35.1, 129.0, NULL, NULL),
+                    (3, 's3', 'Three', -33.8, 151.2, NULL, NULL), (4, 'c1', 'C', 1, 2, NULL, NULL),
+                    (9, 'orphan', 'Nobody', 0, 0, NULL, NULL);
+                INSERT INTO list_items (list, position, store) VALUES
+                    (1, 0, 1), (1, 1, 2), (2, 0, 3), (2, 1, 2), (2, 2, 1), (3, 0, 4);
+                INSERT INTO spatial_index (band, longitude, latitude, store, list)
+                    SELECT CAST((s.latitude + 90.0) * 64.0 AS INTEGER), s.longitude, s.latitude, s.key, i.list
+                    FROM list_items AS i JOIN stores AS s ON s.key = i.store;
+                INSERT INTO cluster_indexes (list, format, points, options) VALUES (1, 1, 2, 'o'), (3, 1, 1, 'o');
+                INSERT INTO cluster_parts (list, kind, zoom, bytes) VALUES (1, 0, 0, x'00'), (3, 0, 0, x'00');
+                PRAGMA user_version = 4;
+                """)
+        }
+        let listsBefore = try DatabaseQueue(path: path).read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT l.name, i.position, s.id, s.name, s.latitude, s.longitude, s.address, s.category, s.phone, s.attributes
+                FROM lists AS l JOIN list_items AS i ON i.list = l.key JOIN stores AS s ON s.key = i.store
+                ORDER BY l.name, i.position
+                """)
+        }
+
+        let catalog = try Catalog(path: path)
+
+        let listsAfter = try catalog.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT l.name, i.position, s.id, s.name, s.latitude, s.longitude, s.address, s.category, s.phone, s.attributes
+                FROM lists AS l JOIN list_items AS i ON i.list = l.key JOIN stores AS s ON s.key = i.store AND s.list = l.key
+                ORDER BY l.name, i.position
+                """)
+        }
+        #expect(listsAfter == listsBefore)
+        // "a" (the lowest key) kept s1 and s2 as keys 1 and 2; "b" got copies
+        // 10 and 11 (above the highest key, 9), in (list, store) order.
+        let keys = try catalog.read { db in
+            try Row.fetchAll(db, sql: "SELECT key, list, id FROM stores ORDER BY key").map {
+                "\($0["key"] as Int64) \($0["list"] as Int64) \($0["id"] as String)"
+            }
+        }
+        #expect(keys == ["1 1 s1", "2 1 s2", "3 2 s3", "4 3 c1", "10 2 s1", "11 2 s2"])
+        let index = try catalog.spatialIndexVersusDerived()
+        #expect(index.actual == index.derived)
+        #expect(index.actual.count == 6)
+        // Unchanged lists keep their stored cluster indexes.
+        #expect(try catalog.read { db in try Int64.fetchAll(db, sql: "SELECT list FROM cluster_indexes ORDER BY list") } == [1, 3])
+        // Now apart: replacing "b" with other data for s1 leaves "a"'s s1.
+        try catalog.importList(
+            named: "b", from: ArrayRowReader(stores: [Store(id: "s1", name: "Other", latitude: 1, longitude: 2)]),
+            options: .init(replace: true))
+        #expect(try catalog.store(list: "a", id: "s1")
+            == Store(id: "s1", name: "One", latitude: 37.5, longitude: 127.0, phone: "02-111", attributes: ["floor": "1"]))
+        #expect(try catalog.store(list: "b", id: "s1")?.name == "Other")
+        #expect(try catalog.info().storeCount == 4)
     }
 }

@@ -89,8 +89,9 @@ struct NearestTileTests {
         try catalog.importList(named: "b", from: ArrayRowReader(stores: Array(places[1_000..<3_000])))
         try expectTilesMatchIndex(catalog)
 
-        // "b" again, its first 500 stores (shared with "a") moved by 7°: the
-        // stores of "a" move with them, and "a"'s tiles are written again.
+        // "b" again, its first 500 stores (whose ids "a" holds too) moved by
+        // 7°: "b" gets new tiles, and "a", whose stores are its own (a store
+        // belongs to one list), keeps its stores where they were.
         var moved = Array(places[1_000..<3_000])
         for index in 0..<500 {
             moved[index].latitude = max(-90, min(90, moved[index].latitude - 7))
@@ -98,12 +99,12 @@ struct NearestTileTests {
         }
         try catalog.importList(named: "b", from: ArrayRowReader(stores: moved), options: ImportOptions(replace: true))
         try expectTilesMatchIndex(catalog)
-        var current: [Store] = Array(places[0..<1_000]) + moved
+        var current: [Store] = Array(places[0..<2_000]) + moved
         let reference = QueryTests.Fixture.Reference(stores: current)
         for origin in QueryTests.queryPoints(seed: 78, count: 30) {
             #expect(try catalog.nearest(to: origin, limit: 10, list: "a")
                 == reference.nearest(from: origin, limit: 10, among: 0..<2_000), "\(origin)")
-            #expect(try catalog.nearest(to: origin, limit: 10) == reference.nearest(from: origin, limit: 10, among: 0..<3_000), "\(origin)")
+            #expect(try catalog.nearest(to: origin, limit: 10) == reference.nearest(from: origin, limit: 10, among: 0..<4_000), "\(origin)")
         }
 
         try catalog.deleteList("b")
@@ -118,7 +119,7 @@ struct NearestTileTests {
     @Test("migration 0007 builds the tiles of an existing catalog as the import writes them")
     func migrationBuildsTiles() throws {
         let directory = try TemporaryDirectory()
-        let path = directory.path("v4.sqlite").path
+        let path = directory.path("v6.sqlite").path
         let places = try GeoNames.placesSample(count: 2_500, seed: 88)
         do {
             let catalog = try Catalog(path: path)
@@ -126,16 +127,18 @@ struct NearestTileTests {
             try catalog.importList(named: "y", from: ArrayRowReader(stores: Array(places[1_500..<2_500])))
         }
         let imported = try Catalog(path: path).read { db in try tiles(db) }
-        // Back to schema 4, then opened again: 0007 runs on the data.
+        // Back to schema 6, the one before the tiles, then opened again:
+        // 0007 runs on the data.
         try DatabaseQueue(path: path).writeWithoutTransaction { db in
-            try db.execute(sql: "DROP TABLE spatial_tiles; PRAGMA user_version = 4")
+            try db.execute(sql: "DROP TABLE spatial_tiles; PRAGMA user_version = 6")
         }
         let catalog = try Catalog(path: path)
         try expectTilesMatchIndex(catalog)
         #expect(try catalog.read { db in try tiles(db) } == imported)
-        let reference = QueryTests.Fixture.Reference(stores: places)
+        // Each list holds its own copies of the places both hold.
+        let reference = QueryTests.Fixture.Reference(stores: Array(places[0..<2_000]) + Array(places[1_500..<2_500]))
         for origin in QueryTests.queryPoints(seed: 89, count: 20) {
-            #expect(try catalog.nearest(to: origin, limit: 7) == reference.nearest(from: origin, limit: 7, among: 0..<2_500))
+            #expect(try catalog.nearest(to: origin, limit: 7) == reference.nearest(from: origin, limit: 7, among: 0..<3_000))
         }
     }
 

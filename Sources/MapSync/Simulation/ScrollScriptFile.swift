@@ -155,6 +155,12 @@ private struct ScriptScanner {
     private var inEvents = false, firstElement = true
 
     init(path: String) throws(ScrollScriptError) {
+        // A folder opens for reading, then its first read fails: refused
+        // here with words instead.
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
+            throw ScrollScriptError("cannot read the script \(path): it is a folder, not a file")
+        }
         guard let handle = FileHandle(forReadingAtPath: path) else {
             throw ScrollScriptError("cannot read the script \(path)")
         }
@@ -163,7 +169,10 @@ private struct ScriptScanner {
 
     private mutating func peek() -> UInt8? {
         if index == buffer.count {
-            buffer = Array(handle.readData(ofLength: 1 << 16))
+            // `read(upToCount:)` throws where `readData(ofLength:)` traps
+            // (a read error, EISDIR): a failed read ends the input, which
+            // then fails to parse with a one-line error.
+            buffer = Array((try? handle.read(upToCount: 1 << 16)) ?? Data())
             index = 0
             if buffer.isEmpty { return nil }
         }

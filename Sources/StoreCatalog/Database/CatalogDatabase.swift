@@ -56,6 +56,7 @@ package enum CatalogDatabase {
     /// immediate transaction: of several processes opening a new file at
     /// once, one migrates and the others wait, then find it migrated.
     package static func open(path: String) throws -> DatabaseQueue {
+        try checkRegularFile(path)
         var configuration = configuration
         // The journal mode stays untouched until the file is known to be a
         // catalog: GRDB's `.wal` would switch it (and create and drop a table
@@ -145,6 +146,7 @@ package enum CatalogDatabase {
     /// mount): nothing is migrated or switched, so the file must already be
     /// a catalog at the latest schema.
     package static func openReadOnly(path: String) throws -> DatabaseQueue {
+        try checkRegularFile(path)
         var configuration = configuration
         configuration.readonly = true
         configuration.busyMode = .timeout(busyTimeout)
@@ -164,6 +166,25 @@ package enum CatalogDatabase {
             throw classify(error, path: path)
         }
         return queue
+    }
+
+    /// Refuses a path that exists and is not a regular file (after
+    /// symbolic links): SQLite would open `/dev/null` or a FIFO, then
+    /// create `/dev/null-journal` beside it, or block.
+    static func checkRegularFile(_ path: String) throws {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return }  // a new file, or one SQLite will explain
+        guard status.st_mode & S_IFMT == S_IFREG else {
+            let kind = switch status.st_mode & S_IFMT {
+            case S_IFDIR: "a folder"
+            case S_IFCHR: "a character device"
+            case S_IFBLK: "a block device"
+            case S_IFIFO: "a FIFO"
+            case S_IFSOCK: "a socket"
+            default: "a special file"
+            }
+            throw CatalogError.notACatalog(path: path, reason: "it is \(kind), not a regular file")
+        }
     }
 
     /// A fresh, empty, migrated in-memory catalog.

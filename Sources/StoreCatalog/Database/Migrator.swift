@@ -46,7 +46,31 @@ package enum Migrator {
             if application != applicationID {
                 throw CatalogError.notACatalog(path: path, reason: "its application id is \(application)")
             }
+            guard version > 0 else {
+                throw CatalogError.notACatalog(path: path, reason: "its schema version is \(version)")
+            }
+            // A version that does not match the tables (set by hand, or by
+            // another tool) would run migrations over tables they do not
+            // expect ("table stores already exists"): refused instead.
+            let tables = Set(try String.fetchAll(
+                db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"))
+            let storeColumns = Set(try String.fetchAll(db, sql: "SELECT name FROM pragma_table_info('stores')"))
+            if tables != expectedTables(version: version) || storeColumns.contains("list") != (version >= 5) {
+                throw CatalogError.notACatalog(
+                    path: path, reason: "its tables are not those of schema \(version), the version it claims")
+            }
         }
         return version
+    }
+
+    /// The tables a catalog at schema `version` holds (every version
+    /// since 1, up to the latest).
+    static func expectedTables(version: Int) -> Set<String> {
+        var tables: Set<String> = ["stores", "lists", "list_items"]
+        if version >= 2 { tables.insert("spatial_index") }
+        if version >= 3 { tables.formUnion(["cluster_indexes", "cluster_parts"]) }
+        // 0007's R*Tree and the three tables SQLite keeps it in.
+        if version >= 7 { tables.formUnion(["spatial_tiles", "spatial_tiles_node", "spatial_tiles_rowid", "spatial_tiles_parent"]) }
+        return tables
     }
 }

@@ -13,8 +13,19 @@ package struct ByteReader {
     /// small enough to stay in L2.
     package static let defaultChunkSize = 256 * 1024
 
+    /// The longest row a file may have by default, in bytes: 1 MiB, a
+    /// thousand times a GeoNames row. A row is held whole while it is
+    /// parsed, so this bounds an import's memory for any input, a file with
+    /// no line break (`/dev/zero`) included.
+    package static let defaultMaxRowBytes = 1 << 20
+
     /// The path, for error messages.
     package let path: String
+    /// The longest row, in bytes (see ``startRow(line:)``).
+    package var maxRowBytes = ByteReader.defaultMaxRowBytes
+    /// Where the row being read started, and its line.
+    private var rowStart = 0
+    private var rowLine = 1
     private let file: OpenFile
     private var position = 0
     private var count = 0
@@ -24,9 +35,13 @@ package struct ByteReader {
 
     /// Opens `path` for reading; `chunkSize` is injectable so tests can prove
     /// that chunk boundaries never change a result.
-    package init(path: String, chunkSize: Int = ByteReader.defaultChunkSize) throws(ImportFileError) {
+    package init(
+        path: String, chunkSize: Int = ByteReader.defaultChunkSize, maxRowBytes: Int = ByteReader.defaultMaxRowBytes
+    ) throws(ImportFileError) {
         precondition(chunkSize > 0, "chunk size must be positive")
+        precondition(maxRowBytes > 0, "a row may hold at least one byte")
         self.path = path
+        self.maxRowBytes = maxRowBytes
         let descriptor = open(path, O_RDONLY)
         guard descriptor >= 0 else {
             throw ImportFileError(path: path, reason: "cannot open the file: \(Self.systemError())")
@@ -37,6 +52,15 @@ package struct ByteReader {
     /// The number of bytes consumed since the start of the file: where the
     /// next byte is, for error positions.
     package var offset: Int { chunkStart + position }
+
+    /// Marks the start of a row (a CSV record, a JSON Lines line, an array
+    /// element) on `line`: from here on, reading more than ``maxRowBytes``
+    /// before the next mark fails with an error naming `line` and the
+    /// limit. Before the first mark the file's start counts as one.
+    package mutating func startRow(line: Int) {
+        rowStart = offset
+        rowLine = line
+    }
 
     /// The next byte without consuming it, or nil at the end of the file.
     @inline(__always)
@@ -110,6 +134,18 @@ package struct ByteReader {
     private mutating func refill() throws(ImportFileError) -> Bool {
         guard position >= count else { return true }
         if reachedEnd { return false }
+        // Checked once a chunk, not per byte: a row may pass the limit by
+        // less than a chunk before it is refused, and memory stays bounded
+        // by the limit plus a chunk (times the 6 bytes a control character
+        // takes escaped, in a JSON value kept as text).
+        // The row's line break (CRLF at most) may be read before the next
+        // row is marked: it does not count.
+        if chunkStart + count - rowStart > maxRowBytes + 2 {
+            throw ImportFileError(
+                path: path, line: rowLine,
+                reason: "the row on this line is longer than \(maxRowBytes) bytes, the limit of a row: "
+                    + "is it a store file, with a line break after each row?")
+        }
         let read = try readChunk(into: file.buffer, capacity: file.chunkSize)
         chunkStart += count
         position = 0

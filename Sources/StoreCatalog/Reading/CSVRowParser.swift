@@ -43,6 +43,7 @@ package struct CSVRowParser {
         fieldsWithTextAfterQuote.removeAll(keepingCapacity: true)
         guard try skipEmptyLines() else { return .end }
         fields.line = line
+        reader.startRow(line: line)
 
         while true {
             try skipPadding()

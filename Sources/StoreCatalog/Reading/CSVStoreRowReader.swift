@@ -11,9 +11,10 @@ package struct CSVStoreRowReader: StoreRowReader {
     package init(
         path: String,
         delimiter: UInt8,
-        chunkSize: Int = ByteReader.defaultChunkSize
+        chunkSize: Int = ByteReader.defaultChunkSize,
+        maxRowBytes: Int = ByteReader.defaultMaxRowBytes
     ) throws(ImportFileError) {
-        var reader = try ByteReader(path: path, chunkSize: chunkSize)
+        var reader = try ByteReader(path: path, chunkSize: chunkSize, maxRowBytes: maxRowBytes)
         try reader.skipByteOrderMark()
         parser = CSVRowParser(reader: reader, delimiter: delimiter)
 

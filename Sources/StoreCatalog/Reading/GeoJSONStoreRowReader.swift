@@ -25,9 +25,11 @@ package struct GeoJSONStoreRowReader: StoreRowReader {
     /// Opens `path` and steps into its `features` array; a file that is not
     /// a FeatureCollection fails here, and any syntax error fails the import
     /// with its line (a feature's end cannot be found past one).
-    package init(path: String, chunkSize: Int = ByteReader.defaultChunkSize) throws(ImportFileError) {
+    package init(
+        path: String, chunkSize: Int = ByteReader.defaultChunkSize, maxRowBytes: Int = ByteReader.defaultMaxRowBytes
+    ) throws(ImportFileError) {
         self.path = path
-        var reader = try ByteReader(path: path, chunkSize: chunkSize)
+        var reader = try ByteReader(path: path, chunkSize: chunkSize, maxRowBytes: maxRowBytes)
         try reader.skipByteOrderMark()
         tokenizer = JSONTokenizer(reader: reader)
         do throws(JSONTokenizer.Failure) {
@@ -45,8 +47,11 @@ package struct GeoJSONStoreRowReader: StoreRowReader {
 
     package mutating func next() throws(ImportFileError) -> ImportRow? {
         guard !finished else { return nil }
+        tokenizer.startRow()
         do throws(JSONTokenizer.Failure) {
             if try tokenizer.nextElement(isFirst: &isFirstFeature) {
+                _ = try tokenizer.skipWhitespace()
+                tokenizer.startRow()
                 return try readFeature()
             }
             // After the array: the collection's remaining members, then nothing.

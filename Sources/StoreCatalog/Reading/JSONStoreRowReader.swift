@@ -20,10 +20,13 @@ package struct JSONStoreRowReader: StoreRowReader {
 
     /// Opens `path`; an empty file, or one that does not start as `layout`
     /// says, fails here.
-    package init(path: String, layout: Layout, chunkSize: Int = ByteReader.defaultChunkSize) throws(ImportFileError) {
+    package init(
+        path: String, layout: Layout, chunkSize: Int = ByteReader.defaultChunkSize,
+        maxRowBytes: Int = ByteReader.defaultMaxRowBytes
+    ) throws(ImportFileError) {
         self.path = path
         self.layout = layout
-        var reader = try ByteReader(path: path, chunkSize: chunkSize)
+        var reader = try ByteReader(path: path, chunkSize: chunkSize, maxRowBytes: maxRowBytes)
         try reader.skipByteOrderMark()
         tokenizer = JSONTokenizer(reader: reader)
         tokenizer.stopsAtLineBreaks = layout == .lines
@@ -69,12 +72,17 @@ package struct JSONStoreRowReader: StoreRowReader {
     }
 
     private mutating func nextInArray() throws(JSONTokenizer.Failure) -> ImportRow? {
+        // Marked before the separator (a long run of whitespace counts
+        // against the row that follows it), then again at the element.
+        tokenizer.startRow()
         guard try tokenizer.nextElement(isFirst: &isFirstElement) else {
             finished = true
             let after = try tokenizer.skipWhitespace(acrossLines: true)
             guard after == nil else { throw tokenizer.unexpected(after, expected: "nothing after the array") }
             return nil
         }
+        _ = try tokenizer.skipWhitespace()
+        tokenizer.startRow()
         return try readElement()
     }
 
@@ -83,6 +91,7 @@ package struct JSONStoreRowReader: StoreRowReader {
             finished = true
             return nil
         }
+        tokenizer.startRow()
         do throws(JSONTokenizer.Failure) {
             let row = try readElement()
             let after = try tokenizer.skipWhitespace()

@@ -40,6 +40,11 @@ package struct JSONTokenizer {
 
     // MARK: Bytes
 
+    /// Marks the start of a row on the current line (``ByteReader/startRow(line:)``).
+    package mutating func startRow() {
+        reader.startRow(line: line)
+    }
+
     @inline(__always)
     private mutating func peek() throws(Failure) -> UInt8? {
         do { return try reader.peek() } catch { throw .file(error) }

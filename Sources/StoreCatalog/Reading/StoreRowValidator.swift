@@ -85,7 +85,12 @@ package enum StoreRowValidator {
                 return value
             }
 
-            let id = requiredText(.id)
+            var id = requiredText(.id)
+            if let value = id, let problem = NameCharacters.problem(in: value) {
+                // An id is looked up by what a person types or a URL carries.
+                report(layout.column(of: .id), "the id holds \(problem)")
+                id = nil
+            }
             let name = requiredText(.name)
             // As the visibleItemsInvalidationHandler article: latitude = store.y, longitude = store.x; WGS 84 ranges.
             let latitude = checksCoordinates ? coordinate(.latitude, limit: 90) : nil

@@ -2,7 +2,9 @@ import GRDB
 
 /// The `spatial_index` table (Migrations/0002_spatial_index.sql): one row per
 /// list membership, keyed by (latitude band, longitude, latitude, store,
-/// list).
+/// list). Since migration 0005 a store belongs to one list, so that is one
+/// row per store; the list stays in the key so that a query filters by list
+/// on the index itself.
 ///
 /// Why this design, measured on the 234,908 GeoNames places (SQL alone,
 /// rows already in SQLite; the whole `sqlite3 .import` of the file takes
@@ -32,35 +34,6 @@ package enum SpatialIndex {
     /// double arithmetic, as migration 0002 computes it.
     package static func bandSQL(latitude: String) -> String {
         "CAST((\(latitude) + 90.0) * \(bandsPerDegree) AS INTEGER)"
-    }
-
-    /// SQL true when the index lists the store `alias` (a row of `stores`),
-    /// in the list `list` (an SQL expression) when given: the index has a
-    /// row for each membership at the store's coordinates, so this is one
-    /// seek on its primary key. `list_items` has no index by store, and
-    /// asking it which lists hold a store scans a whole list (2.4 ms a
-    /// lookup by id on the 234,908-place list).
-    package static func listsSQL(store alias: String, list: String? = nil) -> String {
-        """
-        EXISTS (SELECT 1 FROM spatial_index AS x
-                WHERE x.band = \(bandSQL(latitude: "\(alias).latitude"))
-                  AND x.longitude = \(alias).longitude AND x.latitude = \(alias).latitude
-                  AND x.store = \(alias).key\(list.map { " AND x.list = \($0)" } ?? ""))
-        """
-    }
-
-    /// Deletes the stores of `list`'s items that the index lists no more
-    /// (a store lives as long as some list holds it), once the list's own
-    /// index rows are gone; returns how many. One set-based statement.
-    package static func deleteUnlistedStores(of list: Int64, _ db: Database) throws -> Int {
-        try db.execute(
-            sql: """
-                DELETE FROM stores WHERE key IN (
-                    SELECT s.key FROM list_items AS i JOIN stores AS s ON s.key = i.store
-                    WHERE i.list = ?1 AND NOT \(listsSQL(store: "s")))
-                """,
-            arguments: [list])
-        return db.changesCount
     }
 
     /// A store's row in the index for the list being imported.
@@ -110,29 +83,9 @@ package enum SpatialIndex {
         try SpatialTiles.rebuild(list: list, db)
     }
 
-    /// Moves every membership of a store whose coordinates changed;
-    /// returns the lists holding it, whose tiles (``SpatialTiles``) still
-    /// hold the old coordinates.
-    @discardableResult
-    package static func move(store: Int64, from old: Coordinate, to new: Coordinate, _ db: Database) throws -> [Int64] {
-        let lists = try Int64.fetchAll(
-            db, sql: "SELECT list FROM spatial_index WHERE band = ? AND longitude = ? AND latitude = ? AND store = ?",
-            arguments: [band(latitude: old.latitude), old.longitude, old.latitude, store])
-        try db.execute(
-            sql: """
-                UPDATE spatial_index SET band = ?, longitude = ?, latitude = ?
-                WHERE band = ? AND longitude = ? AND latitude = ? AND store = ?
-                """,
-            arguments: [
-                band(latitude: new.latitude), new.longitude, new.latitude,
-                band(latitude: old.latitude), old.longitude, old.latitude, store,
-            ])
-        return lists
-    }
-
     /// Calls `visit(store, latitude, longitude)` for every store in `region`,
-    /// of `list` or of any list (each store once): one index range per band
-    /// and longitude range.
+    /// of `list` or of any list: one index range per band and longitude
+    /// range.
     package static func scan(
         _ region: SearchRegion, list: Int64?, _ db: Database,
         visit: (_ store: Int64, _ latitude: Double, _ longitude: Double) -> Void
@@ -190,13 +143,9 @@ package enum SpatialIndex {
                 statement.reset()
                 statement.bind(longitudes.lowerBound, at: 2)
                 statement.bind(longitudes.upperBound, at: 3)
-                var previous: Int64 = -1
                 while try statement.step() {
-                    // A store in several lists has adjacent rows (same key prefix).
-                    let store = statement.int64(0)
-                    guard store != previous else { continue }
-                    previous = store
-                    guard visit(store, statement.double(1), statement.double(2)) else { return false }
+                    // One row per store: a store belongs to one list (0005).
+                    guard visit(statement.int64(0), statement.double(1), statement.double(2)) else { return false }
                 }
             }
             return true

@@ -1,12 +1,13 @@
 import GRDB
 
-/// Inserts or updates the stores of a batch of rows, many per statement, and
-/// tells a store repeated in the file from one already in the catalog.
+/// Inserts the stores of a batch of rows into the list being imported, many
+/// per statement, and tells an id repeated in the file.
 ///
-/// The database's unique index on `id` finds both: an insert that does
-/// nothing met an existing id. If its key was handed out by this import
-/// (keys grow: SQLite gives max + 1), the id is repeated in the file;
-/// otherwise the store predates the import and is updated — once.
+/// A store belongs to one list (migration 0005): the list is new to this
+/// import (a replaced list's stores are deleted first), so every row is a
+/// new store, and the unique index on (list, id) catches an id repeated in
+/// the file: an insert that does nothing met a store this import wrote.
+/// Another list's stores are never read or written.
 ///
 /// Rows go in `rowsPerStatement` at a time, one `INSERT … VALUES (…), (…)`
 /// as in ``BatchInsert``, so that SQLite's work per statement (starting the
@@ -23,24 +24,16 @@ struct StoreWriter {
     static let rowsPerStatement = 100
 
     private let db: Database
+    /// The list the stores go in (a lists.key).
+    private let list: Int64
     /// `INSERT … ON CONFLICT DO NOTHING` of `n` rows, by `n`.
     private var inserts: [Int: RawStatement] = [:]
     private let find: RawStatement
-    private let update: RawStatement
     /// The key the next new store gets.
     private var nextKey: Int64
     private let firstNewKey: Int64
     /// The line of each store this import created, by `key - firstNewKey`.
     private var newStoreLines = LineRuns()
-    /// The line of each existing store this import updated, kept in SQLite
-    /// (created at the first update): an import that updates every store of
-    /// a large catalog would otherwise hold one dictionary entry per store,
-    /// where a temporary table spills past SQLite's bounded page cache.
-    private var updatedStores: UpdatedStores?
-    /// The lists holding a store whose coordinates this import changed:
-    /// their tiles must be written again (``SpatialTiles/rebuild(list:_:)``).
-    /// As many as the catalog has lists, at most.
-    private(set) var listsOfMovedStores: Set<Int64> = []
     /// The outcome of each store of the batch being written (one buffer for
     /// all batches).
     private var outcomes: [Outcome] = []
@@ -48,17 +41,13 @@ struct StoreWriter {
     private var chunk: [RowBatch.StoreRow] = []
 
     /// The parameters of one row: the text columns in ``RowBatch/Column``
-    /// order, then the coordinates (and the update's key).
+    /// order, then the coordinates; the list is bound once, after them all.
     private static let columns = ["id", "name", "address", "category", "phone", "attributes", "latitude", "longitude"]
-    private static let keyParameter = Int32(columns.count + 1)
 
-    init(_ db: Database) throws {
+    init(list: Int64, _ db: Database) throws {
         self.db = db
-        find = RawStatement(try db.makeStatement(sql: "SELECT key, latitude, longitude FROM stores WHERE id = ?"), in: db)
-        update = RawStatement(try db.makeStatement(sql: """
-            UPDATE stores SET \(Self.columns.map { "\($0) = ?" }.joined(separator: ", "))
-            WHERE key = ?\(Self.keyParameter)
-            """), in: db)
+        self.list = list
+        find = RawStatement(try db.makeStatement(sql: "SELECT key FROM stores WHERE list = ? AND id = ?"), in: db)
         firstNewKey = try Int64.fetchOne(db, sql: "SELECT coalesce(max(key), 0) + 1 FROM stores")!
         nextKey = firstNewKey
         chunk.reserveCapacity(Self.rowsPerStatement)
@@ -84,6 +73,7 @@ struct StoreWriter {
         for (index, store) in chunk.enumerated() {
             bind(store, of: batch, text, to: insert, firstParameter: Int32(index * Self.columns.count + 1))
         }
+        insert.bind(list, at: Int32(chunk.count * Self.columns.count + 1))
         try insert.step()
         insert.reset()
         let inserted = Int(insert.changes)
@@ -104,55 +94,44 @@ struct StoreWriter {
     }
 
     /// What became of `store` in a statement that did not insert every row:
-    /// inserted with the next key, a repeat of a store this import wrote, or
-    /// an update of a store the catalog held.
+    /// inserted with the next key, or a repeat of a store this import wrote.
     private mutating func resolve(
         _ store: RowBatch.StoreRow, of batch: RowBatch, _ text: UnsafeBufferPointer<UInt8>
     ) throws -> Outcome {
         find.reset()
-        find.bind(borrowingUTF8: text[batch.range(of: .id, store)], at: 1)
+        find.bind(list, at: 1)
+        find.bind(borrowingUTF8: text[batch.range(of: .id, store)], at: 2)
         guard try find.step() else {
             throw CatalogError.database("store '\(batch.id(of: store))' vanished during the import")
         }
         let key = find.int64(0)
-        let old = Coordinate(latitude: find.double(1), longitude: find.double(2))
         find.reset()
         if key == nextKey {
             nextKey += 1
             newStoreLines.append(store.line)
             return .written(key: key)
         }
-        if key >= firstNewKey { return .duplicate(firstLine: newStoreLines.line(of: Int(key - firstNewKey))) }
-        if updatedStores == nil { updatedStores = try UpdatedStores(db) }
-        if let firstLine = try updatedStores!.record(key, line: store.line) { return .duplicate(firstLine: firstLine) }
-
-        update.reset()
-        bind(store, of: batch, text, to: update, firstParameter: 1)
-        update.bind(key, at: Self.keyParameter)
-        try update.step()
-        update.reset()
-        let new = Coordinate(latitude: store.latitude, longitude: store.longitude)
-        if old != new {
-            listsOfMovedStores.formUnion(try SpatialIndex.move(store: key, from: old, to: new, db))
+        // The list is new to this import, so a store it holds was written by it.
+        guard key >= firstNewKey else {
+            throw CatalogError.database("store '\(batch.id(of: store))' was in the list before its import")
         }
-        return .written(key: key)
-    }
-
-    /// Drops what the import kept aside; call once every row is written.
-    mutating func finish() throws {
-        try updatedStores?.drop()
-        updatedStores = nil
+        return .duplicate(firstLine: newStoreLines.line(of: Int(key - firstNewKey)))
     }
 
     /// The insert of `rows` rows, prepared once per row count (the last
     /// statement of a batch is usually short).
     private mutating func insertStatement(rows: Int) throws -> RawStatement {
         if let statement = inserts[rows] { return statement }
-        // OR FAIL: see BatchInsert; the ON CONFLICT clause still turns a
-        // known id into no insert at all.
-        let sql = multiRowSQL(
-            "INSERT OR FAIL INTO stores (\(Self.columns.joined(separator: ", "))) VALUES ",
-            columns: Self.columns.count, rows: rows) + " ON CONFLICT (id) DO NOTHING"
+        // OR FAIL: see BatchInsert; the ON CONFLICT clause still turns an
+        // id already in the list into no insert at all. The list is one
+        // parameter for every row, bound after theirs.
+        let listParameter = rows * Self.columns.count + 1
+        let values = (0..<rows).map { row in
+            let first = row * Self.columns.count + 1
+            return "(" + (first..<first + Self.columns.count).map { "?\($0)" }.joined(separator: ", ") + ", ?\(listParameter))"
+        }
+        let sql = "INSERT OR FAIL INTO stores (\(Self.columns.joined(separator: ", ")), list) VALUES "
+            + values.joined(separator: ", ") + " ON CONFLICT (list, id) DO NOTHING"
         let statement = RawStatement(try db.makeStatement(sql: sql), in: db)
         inserts[rows] = statement
         return statement

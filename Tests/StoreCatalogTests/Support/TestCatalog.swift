@@ -48,6 +48,24 @@ extension Catalog {
         }
     }
 
+    /// The rows of one list in every table (its key, stores, items and
+    /// index entries): equal dumps mean nothing of the list changed.
+    func dump(list name: String) throws -> String {
+        try read { db in
+            let key = try Int64.fetchOne(db, sql: "SELECT key FROM lists WHERE name = ?", arguments: [name])
+            var text = "list \(name) key \(key.map(String.init) ?? "none")\n"
+            for (table, order) in [
+                ("stores", "key"), ("list_items", "position"), ("spatial_index", "band, longitude, latitude, store"),
+            ] {
+                text += "-- \(table)\n"
+                for row in try Row.fetchAll(db, sql: "SELECT * FROM \(table) WHERE list = ? ORDER BY \(order)", arguments: [key]) {
+                    text += "\(row)\n"
+                }
+            }
+            return text
+        }
+    }
+
     /// The spatial index as it is, and as it should be from the lists and
     /// their stores' coordinates.
     func spatialIndexVersusDerived() throws -> (actual: [Row], derived: [Row]) {

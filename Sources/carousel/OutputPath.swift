@@ -1,0 +1,46 @@
+import Foundation
+
+/// Where an `--output` goes: the path with its symbolic links followed (a
+/// link is written through, never replaced), and whether it is a stream (an
+/// existing FIFO or character device, written in place) or a regular file
+/// (new or existing, replaced whole). Anything else is refused.
+struct OutputPath {
+    /// The path to write: `--output` with its links followed.
+    let path: String
+    /// A FIFO or a character device: written in place, as a stream.
+    let isStream: Bool
+
+    /// Links deeper than this are a loop (Linux's own limit, `MAXSYMLINKS`).
+    static let maxLinks = 40
+
+    init(_ output: String) throws {
+        var path = output
+        var links = 0
+        var status = stat()
+        // Follow the links one by one, so that a link to a file not yet
+        // there resolves to where it will be created.
+        while lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFLNK {
+            links += 1
+            guard links <= Self.maxLinks, let target = try? FileManager.default.destinationOfSymbolicLink(atPath: path) else {
+                throw CLIError("cannot write \(output): too many levels of symbolic links", status: .io)
+            }
+            path = target.hasPrefix("/") ? target : ((path as NSString).deletingLastPathComponent as NSString).appendingPathComponent(target)
+        }
+        guard stat(path, &status) == 0 else {
+            self.path = path
+            isStream = false
+            return
+        }
+        switch status.st_mode & S_IFMT {
+        case S_IFREG:
+            isStream = false
+        case S_IFIFO, S_IFCHR:
+            isStream = true
+        case S_IFDIR:
+            throw CLIError("cannot write \(output): it is a folder; give a file path")
+        default:
+            throw CLIError("cannot write \(output): it is not a regular file, a FIFO or a character device")
+        }
+        self.path = path
+    }
+}
