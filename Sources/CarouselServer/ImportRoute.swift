@@ -14,6 +14,8 @@ import StoreCatalog
 struct ImportRoute {
     let catalog: Catalog
     let limits: ServerLimits
+    /// Told of every import that commits (the metrics count them).
+    var onImport: @Sendable (ImportReport) -> Void = { _ in }
 
     func register(on router: Router<CarouselRequestContext>) {
         router.post("/lists/{name}/import") { request, context in try await handle(request, context) }
@@ -36,6 +38,7 @@ struct ImportRoute {
             let report = try await Offload.run {
                 try catalog.importList(named: list, from: try makeStoreRowReader(for: file, format: format), options: options)
             }
+            onImport(report)
             return .json(CatalogJSON.importReport(report), status: .ok)
         } catch let error as CatalogError {
             throw APIError(error)

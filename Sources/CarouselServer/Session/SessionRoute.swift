@@ -1,7 +1,9 @@
+import HTTPTypes
 import Hummingbird
 import HummingbirdWebSocket
 import Logging
 import MapSyncCatalog
+import ServiceLifecycle
 import StoreCatalog
 import Synchronization
 
@@ -14,10 +16,15 @@ struct SessionRoute {
     let catalog: Catalog
     let limits: ServerLimits
     let sessions: SessionCounter
+    /// Who may open a session; nil: anyone.
+    var gate: SessionGate? = nil
+    /// A session whose client sends nothing for this long is closed.
+    var idleTimeout: Duration? = nil
 
     func register(on router: Router<CarouselRequestContext>) {
-        let catalog = catalog, limits = limits, sessions = sessions
+        let catalog = catalog, limits = limits, sessions = sessions, gate = gate, idleTimeout = idleTimeout
         router.ws("/lists/{name}/session") { request, context in
+            if let gate, await !gate.admits(request) { return .dontUpgrade }
             guard let name = try? request.pathParameter("name", context: context),
                 (try? await Offload.run({ try catalog.count(list: name) })) != nil
             else { return .dontUpgrade }
@@ -36,11 +43,26 @@ struct SessionRoute {
                 sessions.close()
                 context.logger.info("session closed", metadata: ["list": "\(name)", "session": "\(number)"])
             }
-            try await withThrowingTaskGroup(of: Void.self) { group in
+            let idleClock = SessionIdleClock()
+            try await withGracefulShutdownHandler {
+              try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask {
                     for await line in lines { try await outbound.write(.text(line)) }
                 }
+                if let idleTimeout {
+                    group.addTask {
+                        while true {
+                            let deadline = idleClock.deadline(after: idleTimeout)
+                            if ContinuousClock.now >= deadline {
+                                try await outbound.close(.normalClosure, reason: "idle")
+                                return
+                            }
+                            try await Task.sleep(until: deadline)
+                        }
+                    }
+                }
                 for try await message in inbound.messages(maxSize: limits.maxSessionMessage) {
+                    idleClock.touch()
                     switch message {
                     case .text(let text): session.receive(text)
                     case .binary: continuation.yield(LiveSession.errorLine("bad_message", "send text frames of JSON"))
@@ -48,15 +70,27 @@ struct SessionRoute {
                 }
                 continuation.finish()
                 group.cancelAll()
+              }
+            } onGracefulShutdown: {
+                // 1001, "going away": the server stops, the client may
+                // reconnect elsewhere (RFC 6455 §7.4.1).
+                Task { try? await outbound.close(.goingAway, reason: "server stopping") }
             }
         }
     }
 
     /// The HTTP side of the session path: a plain GET is told to upgrade.
-    func registerFallback(on router: Router<CarouselRequestContext>) {
-        let catalog = catalog
+    func registerFallback(on router: Router<CarouselRequestContext>, maxSessions: Int = .max) {
+        let catalog = catalog, sessions = sessions
         router.get("/lists/{name}/session") { request, context -> Response in
             let name = try request.pathParameter("name", context: context)
+            if request.headers[HTTPField.Name(UpgradeFilter.refusedUpgradeHeader)!] != nil, sessions.openCount >= maxSessions {
+                var response = Response.json(
+                    APIError(.serviceUnavailable, "too_many_sessions", "the server holds \(maxSessions) sessions, its most; retry later").json,
+                    status: .serviceUnavailable)
+                response.headers[.retryAfter] = "5"
+                return response
+            }
             do {
                 _ = try await Offload.run { try catalog.count(list: name) }
             } catch let error as CatalogError {

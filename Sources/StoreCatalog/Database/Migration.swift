@@ -23,6 +23,7 @@ package struct Migration: Sendable {
         Migration(fileName: "0002_spatial_index.sql", bytes: PackageResources._002_spatial_index_sql),
         Migration(fileName: "0003_cluster_index.sql", bytes: PackageResources._003_cluster_index_sql),
         Migration(fileName: "0004_finer_bands.sql", bytes: PackageResources._004_finer_bands_sql),
+        Migration(fileName: "0006_tokens.sql", bytes: PackageResources._006_tokens_sql),
     ]
 
     /// The schema version this binary writes.
