@@ -96,10 +96,10 @@ extension Carousel {
                 do {
                     if let tls {
                         let app = try server.application(host: host, port: port, logger: logger, tls: tls, onServerRunning: running)
-                        try await CarouselServer.runUntilStopped(app, shutdownGrace: grace, logger: logger)
+                        try await server.runUntilStopped(app, shutdownGrace: grace, logger: logger)
                     } else {
                         let app = server.application(host: host, port: port, logger: logger, onServerRunning: running)
-                        try await CarouselServer.runUntilStopped(app, shutdownGrace: grace, logger: logger)
+                        try await server.runUntilStopped(app, shutdownGrace: grace, logger: logger)
                     }
                 } catch {
                     failure.withLock { $0 = error }

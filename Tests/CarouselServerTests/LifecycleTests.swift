@@ -1,6 +1,7 @@
 import CarouselServer
 import Foundation
 import HummingbirdTesting
+import Logging
 import Synchronization
 import Testing
 
@@ -31,27 +32,28 @@ import Testing
 
     @Test func onStopASessionIsClosedWith1001() async throws {
         let fixture = try ServerFixture()
-        let socket = Mutex<Int32>(-1)
-        try await fixture.application.test(.live) { client in
-            let port = try #require(client.port)
-            let fd = try RawHTTP.connect(port: port)
-            socket.withLock { $0 = fd }
-            RawHTTP.send(fd, RawHTTP.upgrade("/lists/seoul/session", port: port))
-            let deadline = ContinuousClock.now + .seconds(5)
-            while fixture.server.sessions.openCount < 1, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
-            #expect(fixture.server.sessions.openCount == 1)
-        }
-        // The test's end stopped the server gracefully.
-        let fd = socket.withLock { $0 }
+        let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
+        let application = fixture.server.application(host: "127.0.0.1", port: 0) { portContinuation.yield($0) }
+        let group = fixture.server.stoppingGroup(application, shutdownGrace: .seconds(10), logger: Logger(label: "test"), signals: [])
+        let running = Task { try await group.run() }
+        var iterator = ports.makeAsyncIterator()
+        let port = try #require(await iterator.next())
+        let fd = try RawHTTP.connect(port: port)
         defer { close(fd) }
-        let (bytes, _) = RawHTTP.readAll(fd, seconds: 5)
-        let text = String(decoding: bytes, as: UTF8.self)
-        #expect(text.hasPrefix("HTTP/1.1 101"))
-        let head = try #require(text.range(of: "\r\n\r\n")).upperBound
-        let frames = Array(bytes[text[..<head].utf8.count...])
-        let close = try #require(frames.firstIndex(of: 0x88), "no close frame: \(frames)")
-        #expect(frames.count >= close + 4)
+        RawHTTP.send(fd, RawHTTP.upgrade("/lists/seoul/session", port: port))
+        let deadline = ContinuousClock.now + .seconds(5)
+        while fixture.server.sessions.openCount < 1, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(fixture.server.sessions.openCount == 1)
+
+        // What SIGTERM does.
+        await group.triggerGracefulShutdown()
+        let bytes = RawHTTP.readUntilCloseFrame(fd, seconds: 10)
+        close(fd)
+        try await running.value
+        let frame = try #require(RawHTTP.closeFrameOffset(bytes), "no close frame: \(bytes)")
+        #expect(String(decoding: bytes.prefix(12), as: UTF8.self) == "HTTP/1.1 101")
+        #expect(bytes.count >= frame + 4)
         // The status code, big-endian, after the frame's two header bytes (RFC 6455 §5.5.1).
-        #expect(Int(frames[close + 2]) << 8 | Int(frames[close + 3]) == 1001)
+        #expect(Int(bytes[frame + 2]) << 8 | Int(bytes[frame + 3]) == 1001)
     }
 }

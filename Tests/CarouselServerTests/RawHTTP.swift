@@ -85,6 +85,29 @@ enum RawHTTP {
         }
     }
 
+    /// What `fd` receives until a WebSocket close frame (opcode 8) with
+    /// its status code has come after the response head, or `seconds` of
+    /// silence; it answers nothing, the caller closes.
+    static func readUntilCloseFrame(_ fd: Int32, seconds: Int) -> [UInt8] {
+        var timeout = timeval(tv_sec: seconds, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = recv(fd, &buffer, buffer.count, 0)
+            if count <= 0 { return received }
+            received += buffer[0..<count]
+            if let head = closeFrameOffset(received), received.count >= head + 4 { return received }
+        }
+    }
+
+    /// Where the first close frame after the head starts, if one has.
+    static func closeFrameOffset(_ bytes: [UInt8]) -> Int? {
+        let end: [UInt8] = [13, 10, 13, 10]
+        guard let head = bytes.indices.first(where: { bytes[$0...].starts(with: end) }) else { return nil }
+        return bytes[(head + 4)...].firstIndex(of: 0x88)
+    }
+
     static func connect(port: Int) throws -> Int32 {
         #if canImport(Glibc)
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)

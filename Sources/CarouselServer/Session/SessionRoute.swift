@@ -3,7 +3,6 @@ import Hummingbird
 import HummingbirdWebSocket
 import Logging
 import MapSyncCatalog
-import ServiceLifecycle
 import StoreCatalog
 import Synchronization
 
@@ -33,19 +32,18 @@ struct SessionRoute {
             guard let name = context.requestContext.parameters.get("name")?.removingPercentEncoding else { return }
             let stores = try await Offload.run { try CatalogStoreDirectory(catalog: catalog, list: name) }
             let (lines, continuation) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingNewest(1024))
-            let number = sessions.open()
+            let number = sessions.open { try? await outbound.close(.goingAway, reason: "server stopping") }
             let session = LiveSession(stores: stores, label: "carousel.session.\(number)") { continuation.yield($0) }
             context.logger.info("session opened", metadata: ["list": "\(name)", "session": "\(number)"])
             defer {
                 context.requestContext.releaseWebSocket()
                 session.close()
                 continuation.finish()
-                sessions.close()
+                sessions.close(number)
                 context.logger.info("session closed", metadata: ["list": "\(name)", "session": "\(number)"])
             }
             let idleClock = SessionIdleClock()
-            try await withGracefulShutdownHandler {
-              try await withThrowingTaskGroup(of: Void.self) { group in
+            try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask {
                     for await line in lines { try await outbound.write(.text(line)) }
                 }
@@ -70,11 +68,6 @@ struct SessionRoute {
                 }
                 continuation.finish()
                 group.cancelAll()
-              }
-            } onGracefulShutdown: {
-                // 1001, "going away": the server stops, the client may
-                // reconnect elsewhere (RFC 6455 §7.4.1).
-                Task { try? await outbound.close(.goingAway, reason: "server stopping") }
             }
         }
     }
@@ -101,24 +94,38 @@ struct SessionRoute {
     }
 }
 
-/// How many sessions are open now, and a number for each new one.
+/// How many sessions are open now, a number for each new one, and how to
+/// close each (a graceful stop closes them all with 1001).
 public final class SessionCounter: Sendable {
-    private let counts = Mutex((open: 0, opened: 0))
+    private struct State {
+        var opened = 0
+        var closers: [Int: @Sendable () async -> Void] = [:]
+    }
+    private let state = Mutex(State())
 
     public init() {}
 
     /// The sessions open now.
-    public var openCount: Int { counts.withLock { $0.open } }
+    public var openCount: Int { state.withLock { $0.closers.count } }
 
-    func open() -> Int {
-        counts.withLock { counts in
-            counts.open += 1
-            counts.opened += 1
-            return counts.opened
+    /// A new session, closed by `closer` on a graceful stop; its number.
+    func open(closer: @escaping @Sendable () async -> Void) -> Int {
+        state.withLock { state in
+            state.opened += 1
+            state.closers[state.opened] = closer
+            return state.opened
         }
     }
 
-    func close() {
-        counts.withLock { $0.open -= 1 }
+    func close(_ number: Int) {
+        _ = state.withLock { $0.closers.removeValue(forKey: number) }
+    }
+
+    /// Closes every open session, all at once.
+    public func closeAll() async {
+        let closers = state.withLock { Array($0.closers.values) }
+        await withTaskGroup(of: Void.self) { group in
+            for closer in closers { group.addTask { await closer() } }
+        }
     }
 }
