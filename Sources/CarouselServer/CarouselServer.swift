@@ -86,7 +86,7 @@ public struct CarouselServer: Sendable {
         let router = Router(context: CarouselRequestContext.self)
         // Outermost first: the log sees every answer, refusals included;
         // APIMiddleware turns whatever the inner ones throw into JSON.
-        router.middlewares.add(RequestLogMiddleware(logs: options.logsRequests, metrics: metrics))
+        router.middlewares.add(RequestLogMiddleware(logs: options.logsRequests, json: options.logFormat == .json, metrics: metrics))
         router.middlewares.add(APIMiddleware(limits: limits))
         router.middlewares.add(SiteMiddleware(policy: SitePolicy(options: options)))
         if let rateLimiter { router.middlewares.add(RateLimitMiddleware(limiter: rateLimiter)) }

@@ -46,7 +46,9 @@ import Testing
     }
 
     @Test func eachRequestIsOneJSONLogEntryWithItsIdEchoed() async throws {
-        let fixture = try ServerFixture()
+        var options = ServerOptions()
+        options.logFormat = .json
+        let fixture = try ServerFixture(options: options)
         let lines = LogLines()
         try await fixture.server.application(host: "127.0.0.1", port: 0, logger: lines.logger).test(.live) { client in
             let given = try await client.execute(

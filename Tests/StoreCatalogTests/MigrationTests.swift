@@ -22,7 +22,7 @@ struct MigrationTests {
         #expect(version == Migration.latestVersion)
         #expect(application == Migrator.applicationID)
         #expect(journal == "wal")
-        #expect(tables == ["cluster_indexes", "cluster_parts", "list_items", "lists", "spatial_index", "stores"])
+        #expect(tables == ["api_tokens", "cluster_indexes", "cluster_parts", "list_items", "lists", "spatial_index", "stores"])
         #expect(try catalog.lists().isEmpty)
     }
 
