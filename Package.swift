@@ -47,6 +47,16 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        // SHA-256 of API tokens (the catalog keeps only their hashes).
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        // `GET /metrics`: the server's counters through swift-metrics,
+        // exported in the Prometheus text format.
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        // `serve --tls-cert/--tls-key`: HTTPS and WSS on the same port.
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        // The session upgrade's filter sits in NIO's HTTP/1 pipeline.
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         // `swift package generate-documentation` for the DocC catalogs
         // (scripts/docs); a plugin only, nothing of it links into the modules.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
@@ -54,7 +64,10 @@ let package = Package(
     targets: [
         .target(
             name: "StoreCatalog",
-            dependencies: ["Clustering", "OpeningHours", "Locks", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: [
+                "Clustering", "OpeningHours", "Locks",
+                .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Crypto", package: "swift-crypto"),
+            ],
             // The schema's SQL, compiled into the binary so that it migrates
             // a database from any directory, copied anywhere.
             // `Sources/StoreCatalog/Migrations` links to the top-level
@@ -92,7 +105,15 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             resources: [.embedInCode("Page")]
         ),

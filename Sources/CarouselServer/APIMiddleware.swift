@@ -4,9 +4,9 @@ import Logging
 import NIOCore
 import StoreCatalog
 
-/// Wraps every request: refuses an over-long URL (414), turns every error
-/// into the JSON error object, and logs one line per request — method,
-/// target, status and time.
+/// Wraps every request: refuses an over-long URL (414) and turns every
+/// error into the JSON error object (``RequestLogMiddleware``, around it,
+/// logs the request).
 ///
 /// Errors that are not the client's (a failing disk) are logged with their
 /// detail and answered 500 without it; anything else a handler or the
@@ -16,7 +16,6 @@ struct APIMiddleware<Context: RequestContext>: RouterMiddleware {
     let limits: ServerLimits
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        let start = ContinuousClock.now
         let response: Response
         do {
             guard request.uri.description.utf8.count <= limits.maxURLLength else {
@@ -26,11 +25,6 @@ struct APIMiddleware<Context: RequestContext>: RouterMiddleware {
         } catch {
             response = Self.response(for: error, request: request, logger: context.logger)
         }
-        let elapsed = ContinuousClock.now - start
-        let ms = Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000
-        // Not String(format:): Foundation's formatter cost a few percent of
-        // the server's time under load, in every request.
-        context.logger.info("\(request.method) \(request.uri.path) \(response.status.code) \(NumberFormatting.rounded(ms)) ms")
         return response
     }
 

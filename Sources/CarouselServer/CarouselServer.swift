@@ -1,7 +1,10 @@
 import Foundation
 import Hummingbird
+import HummingbirdCore
+import HummingbirdTLS
 import HummingbirdWebSocket
 import Logging
+import NIOCore
 import StoreCatalog
 
 /// `carousel serve`: the catalog and live map sync over HTTP and WebSocket,
@@ -14,6 +17,8 @@ import StoreCatalog
 public struct CarouselServer: Sendable {
     public let catalog: Catalog
     public var limits: ServerLimits
+    /// Tokens, origins, caching, rate and session limits, logs, metrics.
+    public let options: ServerOptions
     /// When set, `GET /constant` answers this many bytes of a fixed JSON
     /// body: the framework's ceiling that benchmarks hold routes against.
     public var constantRouteBytes: Int?
@@ -23,6 +28,12 @@ public struct CarouselServer: Sendable {
     let readers: CatalogReaders
     /// `GET /stores/near` from memory.
     let nearestAnswers: NearestAnswers
+    let access: AccessControl
+    let catalogVersion: CatalogVersion
+    /// nil when metrics are off.
+    let metrics: ServerMetrics?
+    /// nil when there is no rate limit.
+    let rateLimiter: RateLimiter?
 
     /// How many stores and list items together the server holds in memory
     /// to answer `GET /stores/near` without SQLite: 10⁶, about 130 MiB at
@@ -33,11 +44,16 @@ public struct CarouselServer: Sendable {
     /// Serves `catalog`; `nearestInMemoryEntries` bounds the catalog that
     /// `GET /stores/near` answers from memory (0: always through SQLite).
     public init(
-        catalog: Catalog, limits: ServerLimits = ServerLimits(), constantRouteBytes: Int? = nil,
-        nearestInMemoryEntries: Int = standardNearestInMemoryEntries
+        catalog: Catalog, limits: ServerLimits = ServerLimits(), options: ServerOptions = ServerOptions(),
+        constantRouteBytes: Int? = nil, nearestInMemoryEntries: Int = standardNearestInMemoryEntries
     ) {
         self.catalog = catalog
+        self.options = options
         readers = CatalogReaders(catalog: catalog)
+        access = AccessControl(readers: readers, requireTokenForReads: options.requireTokenForReads)
+        catalogVersion = CatalogVersion(catalog: catalog)
+        metrics = options.metrics ? ServerMetrics() : nil
+        rateLimiter = options.rateLimit.map { RateLimiter(rate: max(1, $0)) }
         nearestAnswers = NearestAnswers(catalog: catalog, maxEntries: nearestInMemoryEntries)
         self.limits = limits
         self.constantRouteBytes = constantRouteBytes
@@ -69,15 +85,28 @@ public struct CarouselServer: Sendable {
     /// without an upgrade), every one behind `APIMiddleware`.
     public func router() -> Router<CarouselRequestContext> {
         let router = Router(context: CarouselRequestContext.self)
+        // Outermost first: the log sees every answer, refusals included;
+        // APIMiddleware turns whatever the inner ones throw into JSON.
+        router.middlewares.add(RequestLogMiddleware(logs: options.logsRequests, json: options.logFormat == .json, metrics: metrics))
         router.middlewares.add(APIMiddleware(limits: limits))
+        router.middlewares.add(SiteMiddleware(policy: SitePolicy(options: options)))
+        if let rateLimiter { router.middlewares.add(RateLimitMiddleware(limiter: rateLimiter)) }
+        router.middlewares.add(AuthMiddleware(access: access))
+        router.middlewares.add(
+            CachingMiddleware(version: catalogVersion, maxAge: options.cacheMaxAge, privately: options.requireTokenForReads))
         PageRoutes().register(on: router)
+        HealthRoutes(readers: readers, metrics: metrics, sessions: sessions, version: catalogVersion).register(on: router)
         CatalogRoutes(readers: readers, nearestAnswers: nearestAnswers, limits: limits).register(on: router)
         SearchRoute(readers: readers, limits: limits).register(on: router)
-        ImportRoute(catalog: catalog, limits: limits, gate: WorkGate("imports", limit: limits.maxConcurrentImports))
-            .register(on: router)
+        let metrics = metrics
+        ImportRoute(
+            catalog: catalog, limits: limits, gate: WorkGate("imports", limit: limits.maxConcurrentImports),
+            onImport: { metrics?.recordImport(rows: $0.imported) }
+        ).register(on: router)
         SimulateRoute(catalog: catalog, limits: limits, gate: WorkGate("simulations", limit: limits.maxConcurrentSimulations))
             .register(on: router)
-        SessionRoute(catalog: catalog, limits: limits, sessions: sessions).registerFallback(on: router)
+        SessionRoute(catalog: catalog, limits: limits, sessions: sessions)
+            .registerFallback(on: router, maxSessions: options.maxSessions)
         if let constantRouteBytes {
             let body = ByteBuffer(bytes: Self.constantBody(bytes: constantRouteBytes))
             router.get("/constant") { _, _ in
@@ -90,7 +119,10 @@ public struct CarouselServer: Sendable {
     /// The WebSocket routes: `GET /lists/{name}/session`.
     public func webSocketRouter() -> Router<CarouselRequestContext> {
         let router = Router(context: CarouselRequestContext.self)
-        SessionRoute(catalog: catalog, limits: limits, sessions: sessions).register(on: router)
+        let gate = SessionGate(
+            policy: SitePolicy(options: options), access: access, sessions: sessions, maxSessions: options.maxSessions)
+        SessionRoute(catalog: catalog, limits: limits, sessions: sessions, gate: gate, idleTimeout: options.sessionIdleTimeout)
+            .register(on: router)
         return router
     }
 
@@ -99,16 +131,30 @@ public struct CarouselServer: Sendable {
         host: String = "127.0.0.1", port: Int = 8080, logger: Logger? = nil,
         onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
+        application(host: host, port: port, logger: logger, server: serverBuilder(), onServerRunning: onServerRunning)
+    }
+
+    /// The application serving HTTPS and WSS on `host`:`port` with the
+    /// certificate `tls` holds (reloaded with it). Throws when the
+    /// certificate and key do not make a TLS context (they do not match).
+    public func application(
+        host: String = "127.0.0.1", port: Int = 8080, logger: Logger? = nil, tls: TLSCertificates,
+        onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+    ) throws -> some ApplicationProtocol {
+        let server = try HTTPServerBuilder.tls(serverBuilder(), tlsConfiguration: tls.configuration)
+        return application(host: host, port: port, logger: logger, server: server, onServerRunning: onServerRunning)
+    }
+
+    private func application(
+        host: String, port: Int, logger: Logger?, server: HTTPServerBuilder, onServerRunning: @escaping @Sendable (Int) async -> Void
+    ) -> some ApplicationProtocol {
         var logger = logger ?? Logger(label: "carousel.serve")
         if logger.logLevel > .info { logger.logLevel = .info }
         let leftovers = Self.removeImportLeftovers()
         if leftovers > 0 { logger.info("removed \(leftovers) upload folders left by killed servers") }
         return Application(
             router: router(),
-            server: .http1WebSocketUpgrade(
-                webSocketRouter: webSocketRouter(),
-                configuration: HTTP1WebSocketUpgradeChannel.Configuration(
-                    ws: WebSocketServerConfiguration(maxFrameSize: limits.maxSessionMessage))),
+            server: server,
             configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "carousel"),
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? port) },
             logger: logger)
@@ -120,6 +166,28 @@ public struct CarouselServer: Sendable {
     @discardableResult
     public static func removeImportLeftovers(in folder: URL = FileManager.default.temporaryDirectory) -> Int {
         ImportRoute.removeLeftovers(in: folder)
+    }
+
+    /// HTTP/1.1 with the WebSocket upgrade; the request timeout both as
+    /// the idle timeout between requests and as the first head's deadline.
+    private func serverBuilder() -> HTTPServerBuilder {
+        let timeout = options.requestTimeout.map { TimeAmount.nanoseconds($0.nanoseconds) }
+        let configuration = HTTP1WebSocketUpgradeChannel.Configuration(
+            http1: HTTP1Channel.Configuration(idleTimeout: timeout),
+            ws: WebSocketServerConfiguration(maxFrameSize: limits.maxSessionMessage))
+        let webSocketResponder = webSocketRouter().buildResponder()
+        let policy = SitePolicy(options: options), sessions = sessions, options = options
+        return HTTPServerBuilder { responder in
+            let channel = FilteredUpgradeChannel(
+                base: HTTP1WebSocketUpgradeChannel(responder: responder, webSocketResponder: webSocketResponder, configuration: configuration),
+                makeFilter: {
+                    UpgradeFilter(
+                        policy: policy, requireCredentials: options.requireTokenForReads, sessions: sessions,
+                        maxSessions: options.maxSessions)
+                })
+            guard let timeout else { return channel }
+            return HeaderDeadlineChannel(base: channel, timeout: timeout)
+        }
     }
 
     /// `{"padding":"xxxx…"}` of exactly `bytes` bytes (at least its frame).

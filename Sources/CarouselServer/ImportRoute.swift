@@ -16,6 +16,8 @@ struct ImportRoute {
     let limits: ServerLimits
     /// The imports running now, at most ``ServerLimits/maxConcurrentImports``.
     let gate: WorkGate
+    /// Told of every import that commits (the metrics count them).
+    var onImport: @Sendable (ImportReport) -> Void = { _ in }
 
     func register(on router: Router<CarouselRequestContext>) {
         router.post("/lists/{name}/import") { request, context in try await handle(request, context) }
@@ -49,6 +51,7 @@ struct ImportRoute {
             let report = try await Offload.run {
                 try catalog.importList(named: list, from: try makeStoreRowReader(for: file, format: format), options: options)
             }
+            onImport(report)
             return .json(CatalogJSON.importReport(report), status: .ok)
         } catch let error as CatalogError {
             throw APIError(error)

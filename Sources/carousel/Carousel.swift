@@ -19,7 +19,7 @@ struct Carousel: ParsableCommand {
             Demo.self,
             Import.self, Export.self, Lists.self, Stores.self, Near.self, Bbox.self, Search.self, Info.self,
             Clusters.self,
-            Snap.self, Focus.self, Simulate.self, Camera.self, Serve.self,
+            Snap.self, Focus.self, Simulate.self, Camera.self, Serve.self, Tokens.self,
         ]
     )
 

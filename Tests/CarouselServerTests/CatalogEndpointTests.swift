@@ -79,7 +79,7 @@ import TestSupport
             let first = try await client.checked(.get, "/lists/seoul/stores?limit=3", template: "/lists/{name}/stores")
             let next = try #require(first.object["next"] as? String)
             let other = try await client.checked(
-                .post, "/lists/other/import?format=csv", template: "/lists/{name}/import",
+                .post, "/lists/other/import?format=csv", template: "/lists/{name}/import", headers: fixture.writeHeaders(),
                 body: "id,name,latitude,longitude\nx1,Elsewhere,10,20\n")
             #expect(other.status == 200)
             let second = try await client.checked(.get, "/lists/seoul/stores?limit=3&cursor=\(next)", template: "/lists/{name}/stores")

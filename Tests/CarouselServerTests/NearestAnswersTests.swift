@@ -94,7 +94,7 @@ import TestSupport
             #expect(again.text == first.text)
             // The server's own import is a commit the snapshot sees too.
             let replaced = try await client.checked(
-                .post, "/lists/new/import?format=csv&replace=true", template: "/lists/{name}/import",
+                .post, "/lists/new/import?format=csv&replace=true", template: "/lists/{name}/import", headers: fixture.writeHeaders(),
                 body: "id,name,latitude,longitude\nnew-2,Newer,10,10.001\n")
             #expect(replaced.status == 200)
             #expect(try !fixture.server.nearestAnswersAreInMemory())

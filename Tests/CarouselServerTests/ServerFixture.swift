@@ -14,14 +14,29 @@ struct ServerFixture {
     let directory: TemporaryDirectory
     let catalog: Catalog
     let server: CarouselServer
+    /// A write token and a read token of the catalog (nil: made without).
+    let writeToken: String?
+    let readToken: String
 
-    init(limits: ServerLimits = ServerLimits(), nearestInMemoryEntries: Int = CarouselServer.standardNearestInMemoryEntries) throws {
+    init(
+        limits: ServerLimits = ServerLimits(), options: ServerOptions = ServerOptions(), withWriteToken: Bool = true,
+        nearestInMemoryEntries: Int = CarouselServer.standardNearestInMemoryEntries
+    ) throws {
         directory = try TemporaryDirectory("carousel-server-test")
         catalog = try Catalog(path: directory.path("catalog.sqlite").path)
         try catalog.importList(
             named: "seoul",
             from: makeStoreRowReader(for: Paths.sampleData.appendingPathComponent("seoul-coffee.csv"), format: .csv))
-        server = CarouselServer(catalog: catalog, limits: limits, nearestInMemoryEntries: nearestInMemoryEntries)
+        writeToken = withWriteToken ? try catalog.createToken(named: "test-writer", scope: .write) : nil
+        readToken = try catalog.createToken(named: "test-reader", scope: .read)
+        server = CarouselServer(catalog: catalog, limits: limits, options: options, nearestInMemoryEntries: nearestInMemoryEntries)
+    }
+
+    /// `Authorization: Bearer` the write token, and a Content-Type if given.
+    func writeHeaders(contentType: String? = nil) -> HTTPFields {
+        var fields: HTTPFields = [.authorization: "Bearer \(writeToken ?? "none")"]
+        if let contentType { fields[.contentType] = contentType }
+        return fields
     }
 
     var application: some ApplicationProtocol {

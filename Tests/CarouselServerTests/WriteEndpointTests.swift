@@ -14,7 +14,7 @@ import TestSupport
         let fixture = try ServerFixture()
         try await fixture.application.test(.router) { client in
             let response = try await client.checked(
-                .post, "/lists/two/import?format=csv", template: "/lists/{name}/import", body: Self.csv)
+                .post, "/lists/two/import?format=csv", template: "/lists/{name}/import", headers: fixture.writeHeaders(), body: Self.csv)
             #expect(response.status == 200)
             #expect(response.text == #"{"list":"two","imported":2,"rejected":0,"errors":[],"errorCount":0,"errorCounts":{},"stoppedEarly":false}"#)
             #expect(try fixture.catalog.stores(list: "two").map(\.id) == ["n1", "n2"])
@@ -25,16 +25,16 @@ import TestSupport
         let fixture = try ServerFixture()
         try await fixture.application.test(.router) { client in
             let json = try await client.checked(
-                .post, "/lists/j/import", template: "/lists/{name}/import", headers: [.contentType: "application/json"],
+                .post, "/lists/j/import", template: "/lists/{name}/import", headers: fixture.writeHeaders(contentType: "application/json"),
                 body: #"[{"id":"j1","name":"J","lat":1,"lng":2}]"#)
             #expect(json.status == 200)
             let unknown = try await client.checked(
-                .post, "/lists/k/import", template: "/lists/{name}/import", headers: [.contentType: "text/plain"], body: Self.csv)
+                .post, "/lists/k/import", template: "/lists/{name}/import", headers: fixture.writeHeaders(contentType: "text/plain"), body: Self.csv)
             #expect(unknown.status == 400)
-            let badFormat = try await client.checked(.post, "/lists/k/import?format=xls", template: "/lists/{name}/import", body: Self.csv)
+            let badFormat = try await client.checked(.post, "/lists/k/import?format=xls", template: "/lists/{name}/import", headers: fixture.writeHeaders(), body: Self.csv)
             #expect(badFormat.status == 400)
             let badFlag = try await client.checked(
-                .post, "/lists/k/import?format=csv&replace=maybe", template: "/lists/{name}/import", body: Self.csv)
+                .post, "/lists/k/import?format=csv&replace=maybe", template: "/lists/{name}/import", headers: fixture.writeHeaders(), body: Self.csv)
             #expect(badFlag.status == 400)
         }
     }
@@ -42,12 +42,12 @@ import TestSupport
     @Test func anExistingListIs409UnlessReplaced() async throws {
         let fixture = try ServerFixture()
         try await fixture.application.test(.router) { client in
-            let again = try await client.checked(.post, "/lists/seoul/import?format=csv", template: "/lists/{name}/import", body: Self.csv)
+            let again = try await client.checked(.post, "/lists/seoul/import?format=csv", template: "/lists/{name}/import", headers: fixture.writeHeaders(), body: Self.csv)
             #expect(again.status == 409)
             #expect(again.errorCode == "list_exists")
             #expect(try fixture.catalog.count(list: "seoul") == 44)
             let replaced = try await client.checked(
-                .post, "/lists/seoul/import?format=csv&replace=true", template: "/lists/{name}/import", body: Self.csv)
+                .post, "/lists/seoul/import?format=csv&replace=true", template: "/lists/{name}/import", headers: fixture.writeHeaders(), body: Self.csv)
             #expect(replaced.status == 200)
             #expect(try fixture.catalog.count(list: "seoul") == 2)
         }
@@ -57,7 +57,7 @@ import TestSupport
         let fixture = try ServerFixture()
         let body = try String(contentsOf: Paths.sampleData.appendingPathComponent("bad-stores.csv"), encoding: .utf8)
         try await fixture.application.test(.router) { client in
-            let rejected = try await client.checked(.post, "/lists/bad/import?format=csv", template: "/lists/{name}/import", body: body)
+            let rejected = try await client.checked(.post, "/lists/bad/import?format=csv", template: "/lists/{name}/import", headers: fixture.writeHeaders(), body: body)
             #expect(rejected.status == 422)
             #expect(rejected.errorCode == "rows_rejected")
             let report = try #require((rejected.object["error"] as? [String: Any])?["report"] as? [String: Any])
@@ -66,7 +66,7 @@ import TestSupport
             #expect(try fixture.catalog.lists().map(\.name) == ["seoul"])
 
             let skipped = try await client.checked(
-                .post, "/lists/bad/import?format=csv&skipInvalid=true", template: "/lists/{name}/import", body: body)
+                .post, "/lists/bad/import?format=csv&skipInvalid=true", template: "/lists/{name}/import", headers: fixture.writeHeaders(), body: body)
             #expect(skipped.status == 200)
             #expect((skipped.object["rejected"] as? Int ?? 0) > 0)
             #expect(try fixture.catalog.count(list: "bad") == skipped.object["imported"] as? Int)
@@ -79,13 +79,13 @@ import TestSupport
         let fixture = try ServerFixture(limits: limits)
         try await fixture.application.test(.router) { client in
             let noColumns = try await client.checked(
-                .post, "/lists/x/import?format=csv", template: "/lists/{name}/import", body: "a,b\n1,2\n")
+                .post, "/lists/x/import?format=csv", template: "/lists/{name}/import", headers: fixture.writeHeaders(), body: "a,b\n1,2\n")
             #expect(noColumns.status == 422)
             #expect(noColumns.errorCode == "invalid_file")
-            let notJSON = try await client.checked(.post, "/lists/x/import?format=json", template: "/lists/{name}/import", body: "{")
+            let notJSON = try await client.checked(.post, "/lists/x/import?format=json", template: "/lists/{name}/import", headers: fixture.writeHeaders(), body: "{")
             #expect(notJSON.status == 422)
             let large = try await client.checked(
-                .post, "/lists/x/import?format=csv", template: "/lists/{name}/import",
+                .post, "/lists/x/import?format=csv", template: "/lists/{name}/import", headers: fixture.writeHeaders(),
                 body: Self.csv + String(repeating: "z1,Z,1,1\n", count: 20))
             #expect(large.status == 413)
             #expect(try fixture.catalog.lists().map(\.name) == ["seoul"])
@@ -99,7 +99,7 @@ import TestSupport
         for row in 0..<5000 { rows += "g\(row),Place \(row),\(Double(row % 170) - 85),\(Double(row % 350) - 175)\n" }
         let body = rows
         try await fixture.application.test(.live) { client in
-            let response = try await client.checked(.post, "/lists/big/import?format=csv", template: "/lists/{name}/import", body: body)
+            let response = try await client.checked(.post, "/lists/big/import?format=csv", template: "/lists/{name}/import", headers: fixture.writeHeaders(), body: body)
             #expect(response.status == 200)
             #expect(response.object["imported"] as? Int == 5000)
         }

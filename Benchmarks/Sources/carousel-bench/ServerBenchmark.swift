@@ -43,9 +43,11 @@ struct ServerBenchmark {
             stdoutPath: nearJSON.path, stderrPath: workspace.path("near.stderr").path
         ).run()
         let bodyBytes = try Data(contentsOf: nearJSON).count - 1  // print's newline
+        // Every production middleware on, as `serve` runs by default; the
+        // session cap above the ramp's most, so the ramp measures latency.
         let server = try ServerProcess(
             carousel: workspace.carousel, database: database, constantBytes: bodyBytes,
-            log: workspace.path("serve.stderr"))
+            log: workspace.path("serve.stderr"), extraArguments: ["--max-sessions", String(max(1000, maxSessions))])
         defer { server.stop() }
 
         progress("server: wrk \(seconds) s on the constant route")
@@ -76,6 +78,7 @@ struct ServerBenchmark {
         report.rows.append(ReportRow(
             "serve: errors (socket + non-2xx)", ours: String(near.errors + random.errors), peer: String(constant.errors), ratio: "—",
             target: .atMost(0, "0"), measured: Double(errors)))
+        try measureMiddlewareCost(database: database, bodyBytes: bodyBytes, with: (constant, near), into: &report)
         if let early = near.rssAt10s, let late = near.rssAtEnd {
             let change = Double(late - early) / Double(early)
             report.rows.append(ReportRow(
@@ -116,6 +119,34 @@ struct ServerBenchmark {
         report.rows.append(ReportRow(
             "serve: live sessions at 60 fps, p99 ≤ 50 ms", ours: String(sessions), peer: "—", ratio: "—"))
         report.notes.append("server sessions: " + lines.filter { $0.hasPrefix("step:") }.joined(separator: "; "))
+    }
+}
+
+extension ServerBenchmark {
+    /// The same two routes on a server with metrics and the request log
+    /// off (`--no-metrics --no-request-log`, hidden flags): what they cost.
+    func measureMiddlewareCost(
+        database: URL, bodyBytes: Int, with on: (constant: Wrk, near: Wrk), into report: inout Report
+    ) throws {
+        let bare = try ServerProcess(
+            carousel: workspace.carousel, database: database, constantBytes: bodyBytes,
+            log: workspace.path("serve-bare.stderr"), extraArguments: ["--no-metrics", "--no-request-log"])
+        defer { bare.stop() }
+        progress("server: wrk \(seconds) s on each route with metrics and logging off")
+        let constant = try Wrk.run(url: bare.base + "/constant", seconds: seconds, connections: connections, samplingRSSOf: nil)
+        let near = try Wrk.run(
+            url: bare.base + "/stores/near?" + Self.nearQuery, seconds: seconds, connections: connections, samplingRSSOf: nil)
+        report.rows.append(ReportRow(
+            "serve: constant route, metrics + log on vs off (req/s)",
+            ours: Format.rate(on.constant.requestsPerSecond), peer: Format.rate(constant.requestsPerSecond),
+            ratio: String(format: "%.0f %%", on.constant.requestsPerSecond / constant.requestsPerSecond * 100)))
+        report.rows.append(ReportRow(
+            "serve: GET /stores/near, metrics + log on vs off (req/s)",
+            ours: Format.rate(on.near.requestsPerSecond), peer: Format.rate(near.requestsPerSecond),
+            ratio: String(format: "%.0f %%", on.near.requestsPerSecond / near.requestsPerSecond * 100)))
+        report.rows.append(ReportRow(
+            "serve: GET /stores/near p99, metrics + log on vs off", ours: Format.milliseconds(on.near.p99Milliseconds),
+            peer: Format.milliseconds(near.p99Milliseconds), ratio: "—"))
     }
 }
 

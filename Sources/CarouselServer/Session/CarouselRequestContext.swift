@@ -14,12 +14,15 @@ import Locks
 /// Here the context reaches the box through a holder that
 /// ``releaseWebSocket()`` empties when the session ends, which breaks the
 /// cycle; everything else is the basic context's.
-public struct CarouselRequestContext: RequestContext, WebSocketRequestContext {
+public struct CarouselRequestContext: RequestContext, WebSocketRequestContext, RemoteAddressContext {
     public var coreContext: CoreRequestContextStorage
     private let holder = Holder()
+    /// The client's IP address (rate limits and logs key on it).
+    public let clientAddress: String
 
     public init(source: Source) {
         coreContext = .init(source: source)
+        clientAddress = source.channel.remoteAddress?.ipAddress ?? "unknown"
     }
 
     public var webSocket: WebSocketHandlerReference<Self> {

@@ -1,3 +1,4 @@
+import HTTPTypes
 import Hummingbird
 import HummingbirdWebSocket
 import Logging
@@ -14,10 +15,15 @@ struct SessionRoute {
     let catalog: Catalog
     let limits: ServerLimits
     let sessions: SessionCounter
+    /// Who may open a session; nil: anyone.
+    var gate: SessionGate? = nil
+    /// A session whose client sends nothing for this long is closed.
+    var idleTimeout: Duration? = nil
 
     func register(on router: Router<CarouselRequestContext>) {
-        let catalog = catalog, limits = limits, sessions = sessions
+        let catalog = catalog, limits = limits, sessions = sessions, gate = gate, idleTimeout = idleTimeout
         router.ws("/lists/{name}/session") { request, context in
+            if let gate, await !gate.admits(request) { return .dontUpgrade }
             guard let name = try? request.pathParameter("name", context: context),
                 (try? await Offload.run({ try catalog.count(list: name) })) != nil
             else { return .dontUpgrade }
@@ -26,21 +32,35 @@ struct SessionRoute {
             guard let name = context.requestContext.parameters.get("name")?.removingPercentEncoding else { return }
             let stores = try await Offload.run { try CatalogStoreDirectory(catalog: catalog, list: name) }
             let (lines, continuation) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingNewest(1024))
-            let number = sessions.open()
+            let number = sessions.open { try? await outbound.close(.goingAway, reason: "server stopping") }
             let session = LiveSession(stores: stores, label: "carousel.session.\(number)") { continuation.yield($0) }
             context.logger.info("session opened", metadata: ["list": "\(name)", "session": "\(number)"])
             defer {
                 context.requestContext.releaseWebSocket()
                 session.close()
                 continuation.finish()
-                sessions.close()
+                sessions.close(number)
                 context.logger.info("session closed", metadata: ["list": "\(name)", "session": "\(number)"])
             }
+            let idleClock = SessionIdleClock()
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask {
                     for await line in lines { try await outbound.write(.text(line)) }
                 }
+                if let idleTimeout {
+                    group.addTask {
+                        while true {
+                            let deadline = idleClock.deadline(after: idleTimeout)
+                            if ContinuousClock.now >= deadline {
+                                try await outbound.close(.normalClosure, reason: "idle")
+                                return
+                            }
+                            try await Task.sleep(until: deadline)
+                        }
+                    }
+                }
                 for try await message in inbound.messages(maxSize: limits.maxSessionMessage) {
+                    idleClock.touch()
                     switch message {
                     case .text(let text): session.receive(text)
                     case .binary: continuation.yield(LiveSession.errorLine("bad_message", "send text frames of JSON"))
@@ -53,10 +73,17 @@ struct SessionRoute {
     }
 
     /// The HTTP side of the session path: a plain GET is told to upgrade.
-    func registerFallback(on router: Router<CarouselRequestContext>) {
-        let catalog = catalog
+    func registerFallback(on router: Router<CarouselRequestContext>, maxSessions: Int = .max) {
+        let catalog = catalog, sessions = sessions
         router.get("/lists/{name}/session") { request, context -> Response in
             let name = try request.pathParameter("name", context: context)
+            if request.headers[HTTPField.Name(UpgradeFilter.refusedUpgradeHeader)!] != nil, sessions.openCount >= maxSessions {
+                var response = Response.json(
+                    APIError(.serviceUnavailable, "too_many_sessions", "the server holds \(maxSessions) sessions, its most; retry later").json,
+                    status: .serviceUnavailable)
+                response.headers[.retryAfter] = "5"
+                return response
+            }
             do {
                 _ = try await Offload.run { try catalog.count(list: name) }
             } catch let error as CatalogError {
@@ -67,24 +94,38 @@ struct SessionRoute {
     }
 }
 
-/// How many sessions are open now, and a number for each new one.
+/// How many sessions are open now, a number for each new one, and how to
+/// close each (a graceful stop closes them all with 1001).
 public final class SessionCounter: Sendable {
-    private let counts = StateLock((open: 0, opened: 0))
+    private struct State {
+        var opened = 0
+        var closers: [Int: @Sendable () async -> Void] = [:]
+    }
+    private let state = StateLock(State())
 
     public init() {}
 
     /// The sessions open now.
-    public var openCount: Int { counts.withLock { $0.open } }
+    public var openCount: Int { state.withLock { $0.closers.count } }
 
-    func open() -> Int {
-        counts.withLock { counts in
-            counts.open += 1
-            counts.opened += 1
-            return counts.opened
+    /// A new session, closed by `closer` on a graceful stop; its number.
+    func open(closer: @escaping @Sendable () async -> Void) -> Int {
+        state.withLock { state in
+            state.opened += 1
+            state.closers[state.opened] = closer
+            return state.opened
         }
     }
 
-    func close() {
-        counts.withLock { $0.open -= 1 }
+    func close(_ number: Int) {
+        _ = state.withLock { $0.closers.removeValue(forKey: number) }
+    }
+
+    /// Closes every open session, all at once.
+    public func closeAll() async {
+        let closers = state.withLock { Array($0.closers.values) }
+        await withTaskGroup(of: Void.self) { group in
+            for closer in closers { group.addTask { await closer() } }
+        }
     }
 }

@@ -24,6 +24,7 @@ package struct Migration: Sendable {
         Migration(fileName: "0003_cluster_index.sql", bytes: PackageResources._003_cluster_index_sql),
         Migration(fileName: "0004_finer_bands.sql", bytes: PackageResources._004_finer_bands_sql),
         Migration(fileName: "0005_stores_per_list.sql", bytes: PackageResources._005_stores_per_list_sql),
+        Migration(fileName: "0006_tokens.sql", bytes: PackageResources._006_tokens_sql),
         Migration(fileName: "0007_nearest_tiles.sql", bytes: PackageResources._007_nearest_tiles_sql),
     ]
 

@@ -69,6 +69,7 @@ package enum Migrator {
         var tables: Set<String> = ["stores", "lists", "list_items"]
         if version >= 2 { tables.insert("spatial_index") }
         if version >= 3 { tables.formUnion(["cluster_indexes", "cluster_parts"]) }
+        if version >= 6 { tables.insert("api_tokens") }
         // 0007's R*Tree and the three tables SQLite keeps it in.
         if version >= 7 { tables.formUnion(["spatial_tiles", "spatial_tiles_node", "spatial_tiles_rowid", "spatial_tiles_parent"]) }
         return tables

@@ -1,0 +1,79 @@
+import Foundation
+import Hummingbird
+
+/// Conditional GETs of catalog data: every answer carries a strong
+/// `ETag`, the catalog's version (``CatalogVersion``), and
+/// `Cache-Control`; an `If-None-Match` naming that version gets 304 with
+/// no body, without running the query.
+///
+/// The version is read before the handler runs: an answer may then be
+/// newer than its tag (a commit in between), never older, so a client
+/// never revalidates stale data as current.
+struct CachingMiddleware<Context: RequestContext>: RouterMiddleware {
+    let version: CatalogVersion
+    let cacheControl: String
+
+    init(version: CatalogVersion, maxAge: Int, privately: Bool) {
+        self.version = version
+        // RFC 9111 §5.2.2: no-cache lets a cache store the answer but not
+        // use it without revalidating; `private` when reads need a token,
+        // so a shared cache never hands one client's answer to another.
+        cacheControl = maxAge == 0 ? (privately ? "private, no-cache" : "no-cache") : "\(privately ? "private" : "public"), max-age=\(maxAge)"
+    }
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        guard request.method == .get || request.method == .head, Self.isCatalogData(request.uri.path),
+            let tag = try version.entityTag()
+        else { return try await next(request, context) }
+        var anyMatches = false
+        if let condition = request.headers[.ifNoneMatch] {
+            guard let tags = Self.entityTags(condition) else {
+                throw APIError(.badRequest, "bad_header", "If-None-Match must be * or a list of quoted entity tags")
+            }
+            // A tag of this version was sent with a 200 of this version:
+            // the answer is the same, no need to compute it.
+            if tags.contains(where: { Self.weaklyEqual($0, tag) }) { return notModified(tag) }
+            anyMatches = tags.contains("*")
+        }
+        var response = try await next(request, context)
+        if response.status == .ok {
+            // `*` matches any current representation: one that exists (RFC 9110 §13.1.2).
+            if anyMatches { return notModified(tag) }
+            response.headers[.eTag] = tag
+            response.headers[.cacheControl] = cacheControl
+        }
+        return response
+    }
+
+    private func notModified(_ tag: String) -> Response {
+        Response(status: .notModified, headers: [.eTag: tag, .cacheControl: cacheControl])
+    }
+
+    /// `/lists…` and `/stores…`: the catalog's data (the session path is no GET answer).
+    static func isCatalogData(_ path: String) -> Bool {
+        (path == "/lists" || path.hasPrefix("/lists/") || path.hasPrefix("/stores/")) && !path.hasSuffix("/session")
+    }
+
+    /// The tags of `If-None-Match` (RFC 9110 §13.1.2: `*` or a list of
+    /// `[W/]"…"`), nil when malformed.
+    static func entityTags(_ header: String) -> [String]? {
+        let trimmed = header.trimmingCharacters(in: .whitespaces)
+        if trimmed == "*" { return ["*"] }
+        var tags: [String] = []
+        for item in trimmed.split(separator: ",", omittingEmptySubsequences: false) {
+            let tag = item.trimmingCharacters(in: .whitespaces)
+            let opaque = tag.hasPrefix("W/") ? tag.dropFirst(2) : Substring(tag)
+            // etagc: %x21 / %x23-7E / obs-text, between quotes.
+            guard opaque.count >= 2, opaque.first == "\"", opaque.last == "\"",
+                opaque.dropFirst().dropLast().utf8.allSatisfy({ $0 == 0x21 || (0x23...0x7E).contains($0) || $0 >= 0x80 })
+            else { return nil }
+            tags.append(tag)
+        }
+        return tags.isEmpty ? nil : tags
+    }
+
+    /// If-None-Match compares weakly: `W/` aside, the opaque tags are equal.
+    static func weaklyEqual(_ a: String, _ b: String) -> Bool {
+        (a.hasPrefix("W/") ? String(a.dropFirst(2)) : a) == (b.hasPrefix("W/") ? String(b.dropFirst(2)) : b)
+    }
+}

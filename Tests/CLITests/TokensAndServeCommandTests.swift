@@ -1,0 +1,99 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `carousel tokens` and `carousel serve`'s production options: the token
+/// is printed once and never again, bad options are one-line errors, and
+/// the server stops with status 0 on SIGTERM.
+@Suite struct TokensAndServeCommandTests {
+    typealias Workspace = CatalogCommandTests.Workspace
+
+    @Test func aTokenIsPrintedOnceAndListedWithoutIt() throws {
+        let workspace = try Workspace()
+        let created = try workspace.run(["tokens", "create", "ci", "--scope", "write"])
+        #expect(created.status == 0, "\(created.stderr)")
+        let token = created.stdout.trimmingCharacters(in: .newlines)
+        #expect(created.stdout == token + "\n", "the token alone on stdout")
+        #expect(token.hasPrefix("crsl_") && token.count == 48)
+        #expect(token.dropFirst(5).allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" })
+        let second = try workspace.run(["tokens", "create", "web"])
+        #expect(second.stdout.trimmingCharacters(in: .newlines) != token)
+
+        let list = try workspace.run(["tokens", "list"])
+        #expect(list.status == 0)
+        #expect(list.stdout.contains("ci") && list.stdout.contains("write") && list.stdout.contains("never"))
+        #expect(list.stdout.contains("web") && list.stdout.contains("read"))
+        #expect(!list.stdout.contains(token))
+        let json = try #require(try CatalogCommandTests.json(try workspace.run(["tokens", "list", "--json"]).stdout) as? [[String: Any]])
+        #expect(json.map { $0["name"] as? String } == ["ci", "web"])
+        #expect(json.first?["lastUsed"] is NSNull)
+
+        let again = try workspace.run(["tokens", "create", "ci"])
+        CatalogCommandTests.expectUserError(again, mentioning: "a token named 'ci' exists")
+        #expect(try workspace.run(["tokens", "revoke", "ci"]).status == 0)
+        CatalogCommandTests.expectUserError(try workspace.run(["tokens", "revoke", "ci"]), mentioning: "no token named 'ci'")
+        CatalogCommandTests.expectUserError(try workspace.run(["tokens", "create", "x", "--scope", "admin"]), mentioning: "admin")
+    }
+
+    @Test func badServeOptionsAreOneLineErrorsFromFlagsAndEnvironment() throws {
+        let workspace = try Workspace()
+        for (arguments, environment, message) in [
+            (["--rate-limit", "0"], [:], "--rate-limit must be in 1...1000000 (got 0)"),
+            ([], ["CAROUSEL_RATE_LIMIT": "lots"], "CAROUSEL_RATE_LIMIT must be a whole number"),
+            ([], ["CAROUSEL_MAX_SESSIONS": "-1"], "CAROUSEL_MAX_SESSIONS must be a whole number in 0...1000000"),
+            (["--cache-max-age", "-5"], [:], "--cache-max-age must be in 0...31536000"),
+            ([], ["CAROUSEL_PORT": "70000"], "CAROUSEL_PORT must be a whole number in 0...65535"),
+            (["--tls-cert", "x.pem"], [:], "--tls-cert needs --tls-key"),
+            (["--cors-origin", "app.example"], [:], "--cors-origin must be * or scheme://host[:port]"),
+            ([], ["CAROUSEL_LOG_FORMAT": "xml"], "CAROUSEL_LOG_FORMAT must be text or json"),
+            ([], ["CAROUSEL_REQUIRE_TOKEN_FOR_READS": "maybe"], "CAROUSEL_REQUIRE_TOKEN_FOR_READS must be 1 or 0"),
+            (["--tls-cert", "/nonexistent.pem", "--tls-key", "/nonexistent.key"], [:], "/nonexistent.pem"),
+        ] as [([String], [String: String], String)] {
+            let result = try workspace.run(["serve", "--port", "0"] + arguments, environment: environment)
+            #expect(result.status != 0 && result.status < 128, "\(arguments) \(environment): \(result.stderr)")
+            #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+            #expect(result.stderr.contains(message), "\(result.stderr)")
+        }
+        let help = try CarouselProcess.run(["serve", "--help"])
+        for name in ["CAROUSEL_REQUIRE_TOKEN_FOR_READS", "CAROUSEL_CORS_ORIGIN", "CAROUSEL_PUBLIC_HOST", "CAROUSEL_CACHE_MAX_AGE",
+                     "CAROUSEL_RATE_LIMIT", "CAROUSEL_MAX_SESSIONS", "CAROUSEL_SESSION_IDLE_TIMEOUT", "CAROUSEL_REQUEST_TIMEOUT",
+                     "CAROUSEL_SHUTDOWN_GRACE", "CAROUSEL_TLS_CERT", "CAROUSEL_TLS_KEY", "CAROUSEL_LOG_FORMAT", "CAROUSEL_HOST", "CAROUSEL_PORT"] {
+            #expect(help.stdout.contains(name), "\(name) not in serve --help")
+        }
+    }
+
+    @Test func onANonLoopbackAddressItWarnsAndSIGTERMExitsZero() throws {
+        let workspace = try Workspace()
+        let process = Process()
+        process.executableURL = CarouselProcess.executable
+        process.arguments = ["serve", "--db", workspace.db, "--port", "0"]
+        var environment = ProcessInfo.processInfo.environment
+        environment["CAROUSEL_HOST"] = "0.0.0.0"
+        environment["CAROUSEL_LOG_FORMAT"] = "json"
+        process.environment = environment
+        let log = workspace.directory.path("serve.log")
+        FileManager.default.createFile(atPath: log.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: log)
+        process.standardError = handle
+        process.standardOutput = handle
+        try process.run()
+        let deadline = Date().addingTimeInterval(30)
+        var text = ""
+        while Date() < deadline {
+            text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+            if text.contains("carousel serving") { break }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+        try handle.close()
+        text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+        #expect(process.terminationReason == .exit && process.terminationStatus == 0, "\(text)")
+        let lines = text.split(separator: "\n")
+        #expect(lines.filter { $0.hasPrefix("carousel: serving on 0.0.0.0, not loopback: writes disabled (no write token), TLS off") }.count == 1, "\(text)")
+        // The rest is JSON, one object a line.
+        let serving = try #require(lines.first { $0.contains("carousel serving") })
+        let object = try JSONSerialization.jsonObject(with: Data(serving.utf8)) as? [String: Any]
+        #expect(object?["level"] as? String == "info")
+    }
+}
