@@ -2,13 +2,13 @@
 // (the standard library has no `pow` or `log`). Importing libm keeps the
 // engine free of Foundation.
 #if canImport(Darwin)
-import Darwin
+    import Darwin
 #elseif canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(ucrt)
-import ucrt
+    import ucrt
 #endif
 
 /// `base` raised to `exponent`.

@@ -33,16 +33,18 @@ public struct Motion: Hashable, Sendable {
     public static func decelerate(from: Double, to: Double, rate: Deceleration, at startTime: Double) -> Motion {
         let distance = abs(to - from)
         let duration = distance > 0.5 ? naturalLog(0.5 / distance) / naturalLog(rate.rate) : 0
-        return Motion(kind: .decelerate, from: from, to: to, startTime: startTime,
-                      endTime: startTime + duration, parameter: rate.rate)
+        return Motion(
+            kind: .decelerate, from: from, to: to, startTime: startTime,
+            endTime: startTime + duration, parameter: rate.rate)
     }
 
     /// An ease-in-out animation from `from` to `to` over `duration` ms (none
     /// when there is nowhere to go).
     public static func animate(from: Double, to: Double, duration: Double, at startTime: Double) -> Motion {
         let duration = from == to ? 0 : duration
-        return Motion(kind: .animate, from: from, to: to, startTime: startTime,
-                      endTime: startTime + duration, parameter: duration)
+        return Motion(
+            kind: .animate, from: from, to: to, startTime: startTime,
+            endTime: startTime + duration, parameter: duration)
     }
 
     private init(kind: Kind, from: Double, to: Double, startTime: Double, endTime: Double, parameter: Double) {

@@ -26,7 +26,10 @@ package enum CameraJSON {
         guard let animation = camera.animation else { return }
         field("target", #"{"latitude":\#(JSONNumber.exact(camera.target.latitude)),"longitude":\#(JSONNumber.exact(camera.target.longitude))}"#)
         let padding = camera.padding
-        field("padding", #"{"top":\#(JSONNumber.exact(padding.top)),"left":\#(JSONNumber.exact(padding.left)),"bottom":\#(JSONNumber.exact(padding.bottom)),"right":\#(JSONNumber.exact(padding.right))}"#)
+        field(
+            "padding",
+            #"{"top":\#(JSONNumber.exact(padding.top)),"left":\#(JSONNumber.exact(padding.left)),"bottom":\#(JSONNumber.exact(padding.bottom)),"right":\#(JSONNumber.exact(padding.right))}"#
+        )
         field("animation", #"{"kind":"\#(animation.kind.rawValue)","durationMs":\#(JSONNumber.exact(animation.durationMs))}"#)
         if let span = camera.span {
             field("span", #"{"latitudeDelta":\#(JSONNumber.exact(span.latitudeDelta)),"longitudeDelta":\#(JSONNumber.exact(span.longitudeDelta))}"#)

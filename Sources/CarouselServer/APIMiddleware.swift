@@ -38,11 +38,12 @@ struct APIMiddleware<Context: RequestContext>: RouterMiddleware {
         case is NIOTooManyBytesError:
             apiError = .tooLarge("the body is over the limit of this endpoint")
         case let error as HTTPError:
-            apiError = switch error.status {
-            case .notFound: .notFound("no such endpoint: \(request.method) \(request.uri.path); see /openapi.json")
-            case .contentTooLarge: .tooLarge("the body is too large")
-            default: APIError(error.status, "http_error", error.body ?? error.status.reasonPhrase)
-            }
+            apiError =
+                switch error.status {
+                case .notFound: .notFound("no such endpoint: \(request.method) \(request.uri.path); see /openapi.json")
+                case .contentTooLarge: .tooLarge("the body is too large")
+                default: APIError(error.status, "http_error", error.body ?? error.status.reasonPhrase)
+                }
         default:
             // A bug: the id finds the log line that has the detail.
             let id = String(UInt64.random(in: 0...UInt64.max), radix: 16)

@@ -1,5 +1,5 @@
-import StoreCatalog
 import Locks
+import StoreCatalog
 
 /// Connections of their own for the read endpoints, so that a lookup costs
 /// a lookup.

@@ -1,8 +1,8 @@
 import CarouselJSON
 import Dispatch
+import Locks
 import NIOCore
 import StoreCatalog
-import Locks
 
 /// `GET /stores/near` answered from memory: a ``NearestSnapshot`` of the
 /// catalog whose elements are the stores' JSON, ready to send.

@@ -44,9 +44,11 @@ public struct ClusterBox: Sendable, Hashable {
             return ClusterBox(south: minLatitude, west: minLongitude, north: maxLatitude, east: 180).rectangles
                 + ClusterBox(south: minLatitude, west: -180, north: maxLatitude, east: maxLongitude).rectangles
         }
-        return [Rectangle(
-            minX: SphericalMercator.x(longitude: minLongitude), minY: SphericalMercator.y(latitude: maxLatitude),
-            maxX: SphericalMercator.x(longitude: maxLongitude), maxY: SphericalMercator.y(latitude: minLatitude))]
+        return [
+            Rectangle(
+                minX: SphericalMercator.x(longitude: minLongitude), minY: SphericalMercator.y(latitude: maxLatitude),
+                maxX: SphericalMercator.x(longitude: maxLongitude), maxY: SphericalMercator.y(latitude: minLatitude))
+        ]
     }
 
     /// ((λ + 180) mod 360 + 360) mod 360 − 180, with JavaScript's `%`

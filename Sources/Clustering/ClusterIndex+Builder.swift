@@ -55,58 +55,64 @@ extension ClusterIndex {
             let tree = level.tree
 
             level.x.withUnsafeBufferPointer { x in
-            level.y.withUnsafeBufferPointer { y in
-            level.id.withUnsafeBufferPointer { id in
-            level.count.withUnsafeBufferPointer { count in
-            taken.withUnsafeMutableBufferPointer { taken in
-            next.withUnsafeMutableBufferPointer { next in
-            parent.withUnsafeMutableBufferPointer { parent in
-                for i in 0..<n {
-                    if taken[i] { continue }
-                    taken[i] = true
-                    let px = x[i], py = y[i]
-                    neighbours.removeAll(keepingCapacity: true)
-                    tree.within(x: px, y: py, radius: r) { neighbours.append($0) }
+                level.y.withUnsafeBufferPointer { y in
+                    level.id.withUnsafeBufferPointer { id in
+                        level.count.withUnsafeBufferPointer { count in
+                            taken.withUnsafeMutableBufferPointer { taken in
+                                next.withUnsafeMutableBufferPointer { next in
+                                    parent.withUnsafeMutableBufferPointer { parent in
+                                        for i in 0..<n {
+                                            if taken[i] { continue }
+                                            taken[i] = true
+                                            let px = x[i], py = y[i]
+                                            neighbours.removeAll(keepingCapacity: true)
+                                            tree.within(x: px, y: py, radius: r) { neighbours.append($0) }
 
-                    let ownCount = count[i]
-                    var total = Int(ownCount)
-                    for k in neighbours where !taken[Int(k)] { total += Int(count[Int(k)]) }
+                                            let ownCount = count[i]
+                                            var total = Int(ownCount)
+                                            for k in neighbours where !taken[Int(k)] { total += Int(count[Int(k)]) }
 
-                    let index = UInt32(truncatingIfNeeded: nx.count)
-                    if total > Int(ownCount) && total >= minPoints {
-                        var wx = px * Double(ownCount), wy = py * Double(ownCount)
-                        let clusterID = (i << 5) + idBase
-                        for k in neighbours {
-                            let k = Int(k)
-                            if taken[k] { continue }
-                            taken[k] = true
-                            let weight = Double(count[k])
-                            wx += x[k] * weight
-                            wy += y[k] * weight
-                            parent[k] = clusterID
-                            next[k] = index
-                            if count[k] == 1 { unclusterZooms[id[k]] = UInt8(zoom + 1) }
-                        }
-                        parent[i] = clusterID
-                        next[i] = index
-                        if ownCount == 1 { unclusterZooms[id[i]] = UInt8(zoom + 1) }
-                        nx.append(wx / Double(total)); ny.append(wy / Double(total))
-                        nid.append(clusterID); ncount.append(UInt32(total))
-                    } else {
-                        next[i] = index
-                        nx.append(px); ny.append(py); nid.append(id[i]); ncount.append(ownCount)
-                        if total > 1 {
-                            for k in neighbours {
-                                let k = Int(k)
-                                if taken[k] { continue }
-                                taken[k] = true
-                                next[k] = UInt32(truncatingIfNeeded: nx.count)
-                                nx.append(x[k]); ny.append(y[k]); nid.append(id[k]); ncount.append(count[k])
+                                            let index = UInt32(truncatingIfNeeded: nx.count)
+                                            if total > Int(ownCount) && total >= minPoints {
+                                                var wx = px * Double(ownCount), wy = py * Double(ownCount)
+                                                let clusterID = (i << 5) + idBase
+                                                for k in neighbours {
+                                                    let k = Int(k)
+                                                    if taken[k] { continue }
+                                                    taken[k] = true
+                                                    let weight = Double(count[k])
+                                                    wx += x[k] * weight
+                                                    wy += y[k] * weight
+                                                    parent[k] = clusterID
+                                                    next[k] = index
+                                                    if count[k] == 1 { unclusterZooms[id[k]] = UInt8(zoom + 1) }
+                                                }
+                                                parent[i] = clusterID
+                                                next[i] = index
+                                                if ownCount == 1 { unclusterZooms[id[i]] = UInt8(zoom + 1) }
+                                                nx.append(wx / Double(total)); ny.append(wy / Double(total))
+                                                nid.append(clusterID); ncount.append(UInt32(total))
+                                            } else {
+                                                next[i] = index
+                                                nx.append(px); ny.append(py); nid.append(id[i]); ncount.append(ownCount)
+                                                if total > 1 {
+                                                    for k in neighbours {
+                                                        let k = Int(k)
+                                                        if taken[k] { continue }
+                                                        taken[k] = true
+                                                        next[k] = UInt32(truncatingIfNeeded: nx.count)
+                                                        nx.append(x[k]); ny.append(y[k]); nid.append(id[k]); ncount.append(count[k])
+                                                    }
+                                                }
+                                            }
+                                        }
+                                    }
+                                }
                             }
                         }
                     }
                 }
-            }}}}}}}
+            }
             level.parent = parent
             level.next = next
             return Self.level(x: nx, y: ny, id: nid, count: ncount, nodeSize: options.nodeSize)

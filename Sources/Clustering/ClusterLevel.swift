@@ -30,9 +30,10 @@ package struct ClusterLevel: Sendable {
     func marker(at index: Int) -> ClusterMarker {
         let count = self.count[index]
         if count > 1 {
-            return .cluster(Cluster(
-                id: id[index], count: Int(count), x: x[index], y: y[index],
-                expansionZoom: expansionZooms.isEmpty ? nil : Int(expansionZooms[index])))
+            return .cluster(
+                Cluster(
+                    id: id[index], count: Int(count), x: x[index], y: y[index],
+                    expansionZoom: expansionZooms.isEmpty ? nil : Int(expansionZooms[index])))
         }
         return .point(id[index])
     }

@@ -36,10 +36,12 @@ extension MapFraming {
             throw MapFramingError(parameter: "neighbors", requirement: "a whole number in [0, 1000]", value: String(neighbors))
         }
         let shorter = min(visible.width, visible.height)
-        try number("fitPadding", fitPadding, "a finite number of points in [0, \(MapFramingError.format(shorter / 2))) (half the visible rect's shorter side)") {
+        try number("fitPadding", fitPadding, "a finite number of points in [0, \(MapFramingError.format(shorter / 2))) (half the visible rect's shorter side)")
+        {
             $0 >= 0 && 2 * $0 < shorter
         }
-        try number("keepMargin", keepMargin, "a finite number of points in [0, \(MapFramingError.format(shorter / 2))) (half the visible rect's shorter side)") {
+        try number("keepMargin", keepMargin, "a finite number of points in [0, \(MapFramingError.format(shorter / 2))) (half the visible rect's shorter side)")
+        {
             $0 >= 0 && 2 * $0 < shorter
         }
         try number("maxDurationMs", maxDurationMs, "a finite number of ms ≥ 0") { $0 >= 0 }
@@ -60,10 +62,12 @@ extension MapFraming {
     /// longitude in [−180, 180], both finite.
     public static func checkCoordinate(_ coordinate: MapCoordinate, named name: String) throws(MapFramingError) {
         guard coordinate.latitude.isFinite, abs(coordinate.latitude) <= 90 else {
-            throw MapFramingError(parameter: "\(name) latitude", requirement: "a finite number in [-90, 90]", value: MapFramingError.format(coordinate.latitude))
+            throw MapFramingError(
+                parameter: "\(name) latitude", requirement: "a finite number in [-90, 90]", value: MapFramingError.format(coordinate.latitude))
         }
         guard coordinate.longitude.isFinite, abs(coordinate.longitude) <= 180 else {
-            throw MapFramingError(parameter: "\(name) longitude", requirement: "a finite number in [-180, 180]", value: MapFramingError.format(coordinate.longitude))
+            throw MapFramingError(
+                parameter: "\(name) longitude", requirement: "a finite number in [-180, 180]", value: MapFramingError.format(coordinate.longitude))
         }
     }
 }

@@ -20,8 +20,9 @@ extension WebMercator {
     ///
     /// - Precondition: `zoom`, `width` and `height` are finite, the sizes ≥ 0.
     public func span(around center: MapCoordinate, atZoom zoom: Double, width: Double, height: Double) -> CoordinateSpan {
-        precondition(zoom.isFinite && width.isFinite && height.isFinite && width >= 0 && height >= 0,
-                     "span needs a finite zoom and finite sizes ≥ 0, not zoom \(zoom), \(width) × \(height)")
+        precondition(
+            zoom.isFinite && width.isFinite && height.isFinite && width >= 0 && height >= 0,
+            "span needs a finite zoom and finite sizes ≥ 0, not zoom \(zoom), \(width) × \(height)")
         // Fractions of the world (zoom 0, 1-point tile), so that nothing
         // overflows at any zoom: the view's side over the world's side.
         let size = worldSize(atZoom: zoom)

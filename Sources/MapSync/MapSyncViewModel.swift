@@ -1,7 +1,7 @@
 import CarouselEngine
+import Locks
 import MapCamera
 import Observables
-import Locks
 
 /// The map-sync view model: turns the carousel's frames into map
 /// camera moves and marker selections, and marker taps into carousel scrolls.
@@ -158,15 +158,18 @@ public final class MapSyncViewModel: Sendable {
     /// A carousel frame: publishes the cards, and feeds the focused index to
     /// the debounce. Call it on every layout pass, moved or not.
     public func frame(_ frame: Frame) {
-        guard let session = state.withLock({ state -> Session? in
-            state.offset = frame.offset
-            return state.session
-        }) else { return }
-        outputs.cards.onNext(CardState(
-            focusedIndex: frame.dataIndex,
-            direction: frame.direction,
-            visibleItems: session.layout.visibleItems(at: frame.offset)
-        ))
+        guard
+            let session = state.withLock({ state -> Session? in
+                state.offset = frame.offset
+                return state.session
+            })
+        else { return }
+        outputs.cards.onNext(
+            CardState(
+                focusedIndex: frame.dataIndex,
+                direction: frame.direction,
+                visibleItems: session.layout.visibleItems(at: frame.offset)
+            ))
         if let index = frame.dataIndex, index < session.count {
             focus.onNext(index)
         }
@@ -183,8 +186,9 @@ public final class MapSyncViewModel: Sendable {
         }
         session.selections.onNext(index)
         let item = session.layout.nearestItem(showing: index, to: offset)
-        outputs.scroll.onNext(ScrollCommand(
-            index: item, dataIndex: index, targetOffset: session.layout.rest(item), animated: true))
+        outputs.scroll.onNext(
+            ScrollCommand(
+                index: item, dataIndex: index, targetOffset: session.layout.rest(item), animated: true))
     }
 
     /// Ends the input, as a script's `end`: a focused index still waiting in
@@ -240,7 +244,8 @@ struct Outputs: Sendable {
         let move: CameraPosition?
         do {
             pin = try session.stores.pin(at: index)
-            move = try framing.map { framing throws in try session.frame(pin, at: index, with: framing) }
+            move =
+                try framing.map { framing throws in try session.frame(pin, at: index, with: framing) }
                 ?? CameraPosition(index: index, pin: pin, zoom: zoom)
         } catch {
             camera.onError(error)

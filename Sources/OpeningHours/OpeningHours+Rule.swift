@@ -25,8 +25,9 @@ extension OpeningHours {
             guard isOpen, let times else { return [] }
             return times.compactMap { span in
                 span.end > MinuteSpan.minutesPerDay
-                    ? MinuteSpan(start: max(span.start, MinuteSpan.minutesPerDay) - MinuteSpan.minutesPerDay,
-                                 end: span.end - MinuteSpan.minutesPerDay)
+                    ? MinuteSpan(
+                        start: max(span.start, MinuteSpan.minutesPerDay) - MinuteSpan.minutesPerDay,
+                        end: span.end - MinuteSpan.minutesPerDay)
                     : nil
             }
         }

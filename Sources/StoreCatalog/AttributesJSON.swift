@@ -197,8 +197,8 @@ package enum AttributesJSON {
 
         private mutating func hex4() -> UInt32? {
             guard index + 4 <= bytes.count,
-                  let value = UInt32(
-                      String(decoding: UnsafeBufferPointer(rebasing: bytes[index..<index + 4]), as: UTF8.self), radix: 16)
+                let value = UInt32(
+                    String(decoding: UnsafeBufferPointer(rebasing: bytes[index..<index + 4]), as: UTF8.self), radix: 16)
             else { return nil }
             index += 4
             return value

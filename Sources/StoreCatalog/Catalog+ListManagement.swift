@@ -31,8 +31,9 @@ extension Catalog {
     public func deleteList(_ name: String) throws -> ListDeletion {
         try write { db in
             let key = try listKey(name, db)
-            let count = try Int.fetchOne(
-                db, sql: "SELECT coalesce(max(position) + 1, 0) FROM list_items WHERE list = ?", arguments: [key]) ?? 0
+            let count =
+                try Int.fetchOne(
+                    db, sql: "SELECT coalesce(max(position) + 1, 0) FROM list_items WHERE list = ?", arguments: [key]) ?? 0
             let removedStores = try Self.deleteRows(ofList: key, db)
             return ListDeletion(name: name, count: count, removedStores: removedStores)
         }

@@ -10,10 +10,11 @@ extension Catalog {
         return try read { db in
             let list = try listKey(list, db)
             return try rows(
-                db, """
-                    SELECT \(Store.columns) FROM list_items AS i JOIN stores AS s ON s.key = i.store
-                    WHERE i.list = ?1 AND i.position >= ?2 ORDER BY i.position LIMIT ?3
-                    """,
+                db,
+                """
+                SELECT \(Store.columns) FROM list_items AS i JOIN stores AS s ON s.key = i.store
+                WHERE i.list = ?1 AND i.position >= ?2 ORDER BY i.position LIMIT ?3
+                """,
                 {
                     $0.bind(list, at: 1)
                     $0.bind(Int64(position), at: 2)

@@ -11,11 +11,12 @@ extension Catalog {
         try read { db in
             let list = try listKey(list, db)
             return try firstRow(
-                db, """
-                    SELECT i.position FROM list_items AS i
-                    WHERE i.list = ?1 AND i.store = (SELECT key FROM stores WHERE list = ?1 AND id = ?2)
-                    ORDER BY i.position LIMIT 1
-                    """,
+                db,
+                """
+                SELECT i.position FROM list_items AS i
+                WHERE i.list = ?1 AND i.store = (SELECT key FROM stores WHERE list = ?1 AND id = ?2)
+                ORDER BY i.position LIMIT 1
+                """,
                 {
                     $0.bind(list, at: 1)
                     $0.bind(id, at: 2)

@@ -5,10 +5,13 @@ extension Catalog {
     public func lists() throws -> [ListSummary] {
         try read { db in
             // A cached statement: compiling this one took longer than running it.
-            let lists = try rows(db, """
+            let lists = try rows(
+                db,
+                """
                 SELECT name, coalesce((SELECT max(position) + 1 FROM list_items WHERE list = lists.key), 0)
                 FROM lists ORDER BY name
-                """, { _ in }) { ListSummary(name: $0.text(0) ?? "", count: $0.int(1)) }
+                """, { _ in }
+            ) { ListSummary(name: $0.text(0) ?? "", count: $0.int(1)) }
             if lists.contains(where: { $0.count == 0 }) { try checkIntact(db) }
             return lists
         }
@@ -33,10 +36,11 @@ extension Catalog {
         try read { db in
             let list = try listKey(list, db)
             let stores = try rows(
-                db, """
-                    SELECT \(Store.columns) FROM list_items AS i JOIN stores AS s ON s.key = i.store
-                    WHERE i.list = ? ORDER BY i.position
-                    """,
+                db,
+                """
+                SELECT \(Store.columns) FROM list_items AS i JOIN stores AS s ON s.key = i.store
+                WHERE i.list = ? ORDER BY i.position
+                """,
                 { $0.bind(list, at: 1) }, Store.init)
             if stores.isEmpty { try checkIntact(db) }
             return stores
@@ -50,7 +54,9 @@ extension Catalog {
         try read { db in
             // One seek on the unique (list, id) index per list: there is no
             // index on the id alone, which every import would pay for.
-            try firstRow(db, """
+            try firstRow(
+                db,
+                """
                 SELECT \(Store.columns) FROM stores AS s
                 WHERE s.key = (SELECT min(x.key) FROM lists AS l JOIN stores AS x ON x.list = l.key AND x.id = ?)
                 """, { $0.bind(id, at: 1) }, Store.init)
@@ -91,10 +97,12 @@ extension Catalog {
     /// The row `sql` selects for `position` of `list`, or why there is none.
     private func at<T>(_ position: Int, of list: String, sql: String, _ decode: (RawStatement) throws -> T) throws -> T {
         let found = try read { db in
-            try firstRow(db, sql, {
-                $0.bind(list, at: 1)
-                $0.bind(Int64(position), at: 2)
-            }, decode)
+            try firstRow(
+                db, sql,
+                {
+                    $0.bind(list, at: 1)
+                    $0.bind(Int64(position), at: 2)
+                }, decode)
         }
         guard let found else {
             throw CatalogError.positionOutOfRange(list: list, position: position, count: try count(list: list))
@@ -131,7 +139,8 @@ extension Catalog {
         let meter = DistanceFrom(origin)
         return try read { db in
             let list = try list.map { try listKey($0, db) }
-            let sql = list == nil
+            let sql =
+                list == nil
                 ? "SELECT key, latitude, longitude FROM stores"
                 : "SELECT s.key, s.latitude, s.longitude FROM list_items AS i JOIN stores AS s ON s.key = i.store WHERE i.list = ?"
             var found: [(store: Int64, distance: Double)] = []

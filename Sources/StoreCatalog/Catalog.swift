@@ -142,8 +142,9 @@ public final class Catalog: Sendable {
 
     /// The key of the list named `name`, or ``CatalogError/listNotFound(_:)``.
     func listKey(_ name: String, _ db: Database) throws -> Int64 {
-        guard let key = try rows(db, "SELECT key FROM lists WHERE name = ?", { $0.bind(name, at: 1) }, { $0.int64(0) })
-            .first
+        guard
+            let key = try rows(db, "SELECT key FROM lists WHERE name = ?", { $0.bind(name, at: 1) }, { $0.int64(0) })
+                .first
         else { throw CatalogError.listNotFound(name) }
         return key
     }

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A synthetic store list in CSV, as big as asked and the same for a seed:
@@ -211,7 +211,9 @@ private struct WeightedCities {
                 cosLatitude: cos($0.latitude * .pi / 180))
         }
         var total = 0.0
-        cumulative = cities.map { total += $0.millions; return total }
+        cumulative = cities.map {
+            total += $0.millions; return total
+        }
     }
 
     func pick(_ random: inout SplitMix64) -> Entry {

@@ -61,9 +61,11 @@ extension Carousel {
             let catalog = try database.openCatalog()
             let stores = try CatalogStoreDirectory(catalog: catalog, list: list)
             guard (0..<stores.count).contains(index) else {
-                throw CLIError("--index \(index) is out of range: " + (stores.count == 0
-                    ? "the list '\(list)' is empty"
-                    : "the list '\(list)' has \(stores.count) store\(stores.count == 1 ? "" : "s") (0...\(stores.count - 1))"))
+                throw CLIError(
+                    "--index \(index) is out of range: "
+                        + (stores.count == 0
+                            ? "the list '\(list)' is empty"
+                            : "the list '\(list)' has \(stores.count) store\(stores.count == 1 ? "" : "s") (0...\(stores.count - 1))"))
             }
             let pin = try stores.pin(at: index)
             var neighbors: [MapCoordinate] = []
@@ -79,8 +81,10 @@ extension Carousel {
             // The clustering's zoom levels are supercluster's, as the map's.
             let floor = uncluster ? Double(try catalog.unclusterZoom(list: list, position: index)) : nil
             let move = framing.frame(store, fitting: neighbors, from: current, atLeastZoom: floor)
-            let framed = move ?? FramedCamera(
-                viewpoint: current!, target: store, padding: framing.insets, span: framing.span(at: current!))
+            let framed =
+                move
+                ?? FramedCamera(
+                    viewpoint: current!, target: store, padding: framing.insets, span: framing.span(at: current!))
             let camera = CameraPosition(
                 index: index, pin: pin, framed: framed, animation: framing.transition(from: current, to: framed.viewpoint))
 
@@ -90,12 +94,14 @@ extension Carousel {
             }
             let name = try stores.store(at: index).name
             print("#\(index) \(name) (\(pin.id)) at \(NumberFormatting.coordinate(pin.latitude)), \(NumberFormatting.coordinate(pin.longitude))")
-            print(move != nil
-                ? "framing \(framing.mode.rawValue): \(CameraJSON.words(camera))"
-                : "framing keep: the store is in view, the camera stays at \(CameraJSON.words(camera).dropFirst("camera to ".count))")
-            print("target \(NumberFormatting.computedCoordinate(camera.target.latitude)), \(NumberFormatting.computedCoordinate(camera.target.longitude)) "
-                + "with padding top \(NumberFormatting.rounded(camera.padding.top)), left \(NumberFormatting.rounded(camera.padding.left)), "
-                + "bottom \(NumberFormatting.rounded(camera.padding.bottom)), right \(NumberFormatting.rounded(camera.padding.right))")
+            print(
+                move != nil
+                    ? "framing \(framing.mode.rawValue): \(CameraJSON.words(camera))"
+                    : "framing keep: the store is in view, the camera stays at \(CameraJSON.words(camera).dropFirst("camera to ".count))")
+            print(
+                "target \(NumberFormatting.computedCoordinate(camera.target.latitude)), \(NumberFormatting.computedCoordinate(camera.target.longitude)) "
+                    + "with padding top \(NumberFormatting.rounded(camera.padding.top)), left \(NumberFormatting.rounded(camera.padding.left)), "
+                    + "bottom \(NumberFormatting.rounded(camera.padding.bottom)), right \(NumberFormatting.rounded(camera.padding.right))")
         }
 
         /// `LAT,LNG,ZOOM`: a coordinate and a zoom within the framing's range.

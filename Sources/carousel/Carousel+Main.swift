@@ -63,7 +63,9 @@ extension Carousel {
     static func parseSubcommandAlone(_ arguments: [String]) -> (any ParsableCommand)? {
         guard let name = arguments.first,
             let subcommand = configuration.subcommands.first(where: { $0._commandName == name }),
-            !arguments.contains(where: { $0 == "-h" || $0 == "--help" || $0 == "help" || $0.hasPrefix("--experimental") || $0.hasPrefix("--generate-completion") })
+            !arguments.contains(where: {
+                $0 == "-h" || $0 == "--help" || $0 == "help" || $0.hasPrefix("--experimental") || $0.hasPrefix("--generate-completion")
+            })
         else { return nil }
         return try? subcommand.parseAsRoot(Array(arguments.dropFirst()))
     }

@@ -38,7 +38,8 @@ extension Carousel {
         @Option(parsing: .unconditional, help: "With --leaves: how many stores.") var limit: Int?
         @Option(parsing: .unconditional, help: "With --leaves: how many stores to skip first.") var offset: Int?
 
-        @Option(name: .customLong("uncluster-zoom"), parsing: .unconditional, help: "Print the zoom from which the store at this list position is in no cluster.")
+        @Option(
+            name: .customLong("uncluster-zoom"), parsing: .unconditional, help: "Print the zoom from which the store at this list position is in no cluster.")
         var unclusterZoom: Int?
 
         @Flag(help: "Print JSON.") var json = false

@@ -24,9 +24,10 @@ extension Carousel {
         @Argument(help: "The list to export.")
         var name: String
 
-        @Option(help: ArgumentHelp(
-            "The format (default: from --output's extension).",
-            valueName: ImportFormat.allCases.map(\.rawValue).joined(separator: "|")))
+        @Option(
+            help: ArgumentHelp(
+                "The format (default: from --output's extension).",
+                valueName: ImportFormat.allCases.map(\.rawValue).joined(separator: "|")))
         var format: String?
 
         @Option(name: [.short, .long], help: ArgumentHelp("Write to this file instead of standard output.", valueName: "file"))

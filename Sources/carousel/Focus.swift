@@ -73,7 +73,8 @@ extension Carousel {
             let read = try Simulate.readScript(at: script, layout: layout)
             // Only where the carousel stops matters: no timeline is kept.
             let simulation = try Simulate.simulate(
-                read, stores: stores, trace: false, until: at, limits: limits.limits, source: script) { _ in }
+                read, stores: stores, trace: false, until: at, limits: limits.limits, source: script
+            ) { _ in }
             try Self.printFocus(carousel: simulation.layout, offset: simulation.offset, stores: stores, json: json)
         }
 
@@ -100,9 +101,10 @@ extension Carousel {
             let index = carousel.focusedDataIndex(at: offset)
             let store = try index.map(stores.store(at:))
             let visible = carousel.visibleItems(at: offset)
-            print(json
-                ? Self.json(index: index, store: store, visible: visible)
-                : try Self.text(store: store, index: index, offset: offset, visible: visible, stores: stores))
+            print(
+                json
+                    ? Self.json(index: index, store: store, visible: visible)
+                    : try Self.text(store: store, index: index, offset: offset, visible: visible, stores: stores))
         }
 
         /// `{"index","store","visible":[{"index","fraction","scale"}]}`, in that order.

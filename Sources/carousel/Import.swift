@@ -34,9 +34,10 @@ extension Carousel {
         @Option(help: "The name of the list to create (or replace).")
         var list: String
 
-        @Option(help: ArgumentHelp(
-            "The file's format, when its extension does not say.",
-            valueName: ImportFormat.allCases.map(\.rawValue).joined(separator: "|")))
+        @Option(
+            help: ArgumentHelp(
+                "The file's format, when its extension does not say.",
+                valueName: ImportFormat.allCases.map(\.rawValue).joined(separator: "|")))
         var format: String?
 
         @Flag(help: "Replace the list if it exists, atomically.")
@@ -54,9 +55,10 @@ extension Carousel {
             transform: CoordinateArgument.parse)
         var from: Coordinate?
 
-        @Option(help: ArgumentHelp(
-            "Build each store's name from columns, e.g. \"{상호명} {지점명}\" (any column names; {{ and }} for braces).",
-            valueName: "template"))
+        @Option(
+            help: ArgumentHelp(
+                "Build each store's name from columns, e.g. \"{상호명} {지점명}\" (any column names; {{ and }} for braces).",
+                valueName: "template"))
         var nameFormat: String?
 
         @Option(help: "How many issues the report lists; past this many bad rows the import stops and imports nothing.")
@@ -65,10 +67,11 @@ extension Carousel {
         @Option(help: "The longest row, in bytes (default 1 MiB).")
         var maxRowBytes = 1 << 20
 
-        @Flag(help: """
-            Print JSON: {"list", "imported", "rejected", "errors": [{"line", "column", "reason"}], \
-            "errorCount", "errorCounts", "stoppedEarly"}.
-            """)
+        @Flag(
+            help: """
+                Print JSON: {"list", "imported", "rejected", "errors": [{"line", "column", "reason"}], \
+                "errorCount", "errorCounts", "stoppedEarly"}.
+                """)
         var json = false
 
         func validate() throws {
@@ -142,18 +145,18 @@ extension Carousel {
         }
 
         /// The `--json` document (CarouselJSON, shared with the server).
-    static func json(_ report: ImportReport) -> String {
-        CatalogJSON.importReport(report)
-    }
+        static func json(_ report: ImportReport) -> String {
+            CatalogJSON.importReport(report)
+        }
 
-    /// The human summary: counts, then the first issues.
+        /// The human summary: counts, then the first issues.
         static func summary(_ report: ImportReport, imported: Bool) -> String {
             let rows = "\(report.rejected) row\(report.rejected == 1 ? "" : "s")"
             var lines = [
                 imported
                     ? "Imported \(report.imported) store\(report.imported == 1 ? "" : "s") into '\(report.list)'"
                         + (report.rejected > 0 ? "; rejected \(rows):" : ".")
-                    : "Nothing imported into '\(report.list)'; \(rows) to fix:",
+                    : "Nothing imported into '\(report.list)'; \(rows) to fix:"
             ]
             lines += report.issues.prefix(listedIssues).map { "  \($0)" }
             if report.issueCount > listedIssues {

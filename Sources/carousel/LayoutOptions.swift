@@ -58,7 +58,9 @@ struct LayoutOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: "Interval between frames, in ms (default 1000/60).")
     var frameMs: Double?
 
-    @Option(parsing: .unconditional, help: "Map sync: silence before the camera follows the carousel, in ms (default \(LayoutOptions.defaultDebounceMs.formatted)).")
+    @Option(
+        parsing: .unconditional, help: "Map sync: silence before the camera follows the carousel, in ms (default \(LayoutOptions.defaultDebounceMs.formatted))."
+    )
     var debounceMs: Double?
 
     @Option(parsing: .unconditional, help: "Map sync: camera zoom level (default \(LayoutOptions.defaultZoom.formatted)).")

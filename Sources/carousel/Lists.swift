@@ -58,9 +58,10 @@ extension Carousel {
                 let catalog = try database.openCatalog()
                 try catalog.renameList(old, to: new)
                 let count = try catalog.count(list: new)
-                print(json
-                    ? "{\"renamed\":\(StoreOutput.quoted(old)),\"to\":\(StoreOutput.quoted(new)),\"count\":\(count)}"
-                    : "Renamed list '\(old)' to '\(new)' (\(count) store\(count == 1 ? "" : "s")).".terminalEscaped)
+                print(
+                    json
+                        ? "{\"renamed\":\(StoreOutput.quoted(old)),\"to\":\(StoreOutput.quoted(new)),\"count\":\(count)}"
+                        : "Renamed list '\(old)' to '\(new)' (\(count) store\(count == 1 ? "" : "s")).".terminalEscaped)
             }
         }
 

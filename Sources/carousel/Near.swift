@@ -34,7 +34,9 @@ extension Carousel {
             guard Coordinate(latitude: lat, longitude: lng).isValid else {
                 throw ValidationError("--lat must be in -90...90 and --lng in -180...180 (got \(lat), \(lng))")
             }
-            guard limit > 0 else { throw ValidationError(limit < 0 ? "--limit cannot be negative (got \(limit))" : "--limit must be at least 1 (got \(limit))") }
+            guard limit > 0 else {
+                throw ValidationError(limit < 0 ? "--limit cannot be negative (got \(limit))" : "--limit must be at least 1 (got \(limit))")
+            }
             if let withinKm, !(withinKm.isFinite && withinKm >= 0) {
                 throw ValidationError("--within-km must be a distance of 0 or more (got \(withinKm))")
             }

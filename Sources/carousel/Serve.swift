@@ -3,8 +3,8 @@ import CarouselServer
 import Dispatch
 import Foundation
 import Hummingbird
-import Logging
 import Locks
+import Logging
 
 extension Carousel {
     /// `carousel serve`: the catalog and live map sync over HTTP (CarouselServer).
@@ -69,7 +69,8 @@ extension Carousel {
                 catalog: catalog, options: options, constantRouteBytes: constantRouteBytes, nearestInMemoryEntries: nearestInMemory)
             // Its first requests answered from memory, not while it is built.
             try server.prepareNearestAnswersInBackground()
-            let logger = options.logFormat == .json
+            let logger =
+                options.logFormat == .json
                 ? Logger(label: "carousel.serve") { JSONLogHandler(label: $0) } : Logger(label: "carousel.serve")
             let grace = try serving.resolvedShutdownGrace(environment: environment)
             let tls = try serving.resolvedTLS(environment: environment).map {

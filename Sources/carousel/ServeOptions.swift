@@ -101,11 +101,13 @@ struct ServeOptions: ParsableArguments {
                 throw CLIError("--public-host must be a host name without port (got '\(host)')")
             }
         }
-        options.cacheMaxAge = try Self.number(
-            cacheMaxAge, "--cache-max-age", "CAROUSEL_CACHE_MAX_AGE", environment, in: 0...ServerOptions.maxCacheMaxAge) ?? 0
+        options.cacheMaxAge =
+            try Self.number(
+                cacheMaxAge, "--cache-max-age", "CAROUSEL_CACHE_MAX_AGE", environment, in: 0...ServerOptions.maxCacheMaxAge) ?? 0
         options.rateLimit = try Self.number(rateLimit, "--rate-limit", "CAROUSEL_RATE_LIMIT", environment, in: 1...ServerOptions.maxRateLimit)
-        options.maxSessions = try Self.number(
-            maxSessions, "--max-sessions", "CAROUSEL_MAX_SESSIONS", environment, in: 0...Self.maxSessionsCap) ?? 1000
+        options.maxSessions =
+            try Self.number(
+                maxSessions, "--max-sessions", "CAROUSEL_MAX_SESSIONS", environment, in: 0...Self.maxSessionsCap) ?? 1000
         options.sessionIdleTimeout = try Self.number(
             sessionIdleTimeout, "--session-idle-timeout", "CAROUSEL_SESSION_IDLE_TIMEOUT", environment, in: 1...Self.maxIdleTimeout
         ).map { .seconds($0) }
@@ -117,8 +119,9 @@ struct ServeOptions: ParsableArguments {
             }
             options.logFormat = format
         }
-        let timeout = try Self.number(
-            requestTimeout, "--request-timeout", "CAROUSEL_REQUEST_TIMEOUT", environment, in: 0...Self.maxTimeout) ?? 10
+        let timeout =
+            try Self.number(
+                requestTimeout, "--request-timeout", "CAROUSEL_REQUEST_TIMEOUT", environment, in: 0...Self.maxTimeout) ?? 10
         options.requestTimeout = timeout == 0 ? nil : .seconds(timeout)
         options.metrics = !noMetrics
         options.logsRequests = !noRequestLog

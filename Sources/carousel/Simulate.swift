@@ -85,7 +85,8 @@ extension Carousel {
                 // Only a script that failed is read whole, to say where its
                 // JSON breaks, by line and column.
                 if let data = try? Data(contentsOf: URL(fileURLWithPath: path)),
-                   let failure = JSONSyntax.firstError(in: Array(data)) {
+                    let failure = JSONSyntax.firstError(in: Array(data))
+                {
                     throw CLIError("\(path):\(failure.line):\(failure.column): not valid JSON: \(failure.reason)", status: .badData)
                 }
                 throw CLIError("\(path): \(error)", status: .badData)

@@ -35,10 +35,11 @@ struct SimulationLimitOptions: ParsableArguments {
         do {
             return try body()
         } catch let error as SimulationLimitError {
-            let flag = switch error.limit {
-            case .virtualTime: "--max-virtual-ms"
-            case .frames: "--max-frames"
-            }
+            let flag =
+                switch error.limit {
+                case .virtualTime: "--max-virtual-ms"
+                case .frames: "--max-frames"
+                }
             throw CLIError("simulation stopped: \(error.reason); raise the limit with \(flag) if this is intended", status: .badData)
         }
     }

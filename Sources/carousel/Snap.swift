@@ -41,9 +41,10 @@ extension Carousel {
             if let startIndex {
                 let items = try layout.layout(dataCount: count).itemCount
                 guard (0..<items).contains(startIndex) else {
-                    throw CLIError(items == 0
-                        ? "--start-index \(startIndex): the carousel is empty"
-                        : "--start-index must be an item in 0...\(items - 1) (got \(startIndex))")
+                    throw CLIError(
+                        items == 0
+                            ? "--start-index \(startIndex): the carousel is empty"
+                            : "--start-index must be an item in 0...\(items - 1) (got \(startIndex))")
                 }
             }
         }
@@ -63,7 +64,8 @@ extension Carousel {
         /// in a looping carousel counts the copies before the first.
         static func json(_ release: Release) -> String {
             let index = JSONNumber.integer(release.dataIndex), item = JSONNumber.integer(release.index)
-            return #"{"projected":\#(JSONNumber.exact(release.projected)),"targetOffset":\#(JSONNumber.exact(release.targetOffset)),"index":\#(index),"item":\#(item),"motion":"\#(release.motion.rawValue)"}"#
+            return
+                #"{"projected":\#(JSONNumber.exact(release.projected)),"targetOffset":\#(JSONNumber.exact(release.targetOffset)),"index":\#(index),"item":\#(item),"motion":"\#(release.motion.rawValue)"}"#
         }
 
         /// A short labelled block for people.

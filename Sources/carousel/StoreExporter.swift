@@ -85,7 +85,8 @@ struct StoreExporter {
     static func feature(_ store: Store) -> String {
         var text = #"{"type":"Feature","id":"#
         AttributesJSON.appendQuoted(store.id, to: &text)
-        text += #","geometry":{"type":"Point","coordinates":["#
+        text +=
+            #","geometry":{"type":"Point","coordinates":["#
             + "\(JSONNumber.exact(store.longitude)),\(JSONNumber.exact(store.latitude))]},\"properties\":{\"name\":"
         AttributesJSON.appendQuoted(store.name, to: &text)
         appendOptionalFields(store, to: &text)

@@ -48,8 +48,11 @@ struct TimelineOutput {
             let moving = frame.direction == .none ? "" : ", \(frame.direction.rawValue)"
             return (frame.dataIndex, "offset \(NumberFormatting.rounded(frame.offset))\(moving)\(frame.isSettled ? ", settled" : "")")
         case let .release(release, velocity):
-            return (release.dataIndex, "release at \(NumberFormatting.rounded(velocity)) pt/ms: projected \(NumberFormatting.rounded(release.projected)), "
-                + "rests at \(NumberFormatting.rounded(release.targetOffset)) (\(release.motion.rawValue))")
+            return (
+                release.dataIndex,
+                "release at \(NumberFormatting.rounded(velocity)) pt/ms: projected \(NumberFormatting.rounded(release.projected)), "
+                    + "rests at \(NumberFormatting.rounded(release.targetOffset)) (\(release.motion.rawValue))"
+            )
         case .jump(let jump):
             return (nil, "loop jump \(NumberFormatting.rounded(jump.from)) → \(NumberFormatting.rounded(jump.to)) (setContentOffset, silent)")
         case .scroll(let scroll):

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `carousel camera`, and the map framing in `simulate`, run as a user runs
 /// them, over the sample stores. Store 0 is hc-001, Gangnam Station, at
@@ -21,9 +21,10 @@ struct CameraCommandTests {
     @Test func withoutMapFlagsTheCameraIsCentredOnTheStoreWithNoAnimation() throws {
         let result = try camera(["--index", "0", "--json"])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.lines == [
-            #"{"index":0,"storeId":"hc-001","latitude":37.4979,"longitude":127.0276,"zoom":16,"target":{"latitude":37.4979,"longitude":127.0276},"padding":{"top":0,"left":0,"bottom":0,"right":0},"animation":{"kind":"none","durationMs":0},"span":{"latitudeDelta":0.01436825143414211,"longitudeDelta":0.008368492126464844}}"#,
-        ])
+        #expect(
+            result.lines == [
+                #"{"index":0,"storeId":"hc-001","latitude":37.4979,"longitude":127.0276,"zoom":16,"target":{"latitude":37.4979,"longitude":127.0276},"padding":{"top":0,"left":0,"bottom":0,"right":0},"animation":{"kind":"none","durationMs":0},"span":{"latitudeDelta":0.01436825143414211,"longitudeDelta":0.008368492126464844}}"#
+            ])
     }
 
     @Test func insetMovesTheCentreHalfTheBottomInsetSouth() throws {
@@ -33,9 +34,10 @@ struct CameraCommandTests {
         // to φ = 2·atan(exp(π(1 − 2y/2^24))) − 90° = 37.49585709270…°.
         let result = try camera(["--index", "0", "--framing", "inset", "--insets", "0,0,240,0", "--json"])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.lines == [
-            #"{"index":0,"storeId":"hc-001","latitude":37.495857092703666,"longitude":127.0276,"zoom":16,"target":{"latitude":37.4979,"longitude":127.0276},"padding":{"top":0,"left":0,"bottom":240,"right":0},"animation":{"kind":"none","durationMs":0},"span":{"latitudeDelta":0.014368644501871586,"longitudeDelta":0.008368492126464844}}"#,
-        ])
+        #expect(
+            result.lines == [
+                #"{"index":0,"storeId":"hc-001","latitude":37.495857092703666,"longitude":127.0276,"zoom":16,"target":{"latitude":37.4979,"longitude":127.0276},"padding":{"top":0,"left":0,"bottom":240,"right":0},"animation":{"kind":"none","durationMs":0},"span":{"latitudeDelta":0.014368644501871586,"longitudeDelta":0.008368492126464844}}"#
+            ])
     }
 
     @Test func fromACameraOneLevelOutItIsAPureZoomFlight() throws {
@@ -100,7 +102,10 @@ struct CameraCommandTests {
         #expect(types.filter { $0 == "marker" }.count > types.filter { $0 == "camera" }.count, "\(result.stdout)")
         let first = try #require(result.lines.first)
         #expect(first.hasPrefix(#"{"t":0,"type":"camera","index":0,"storeId":"hc-001","#))
-        #expect(first.hasSuffix(#""padding":{"top":0,"left":0,"bottom":240,"right":0},"animation":{"kind":"none","durationMs":0},"span":{"latitudeDelta":0.11497115829929783,"longitudeDelta":0.06694793701171875}}"#))
+        #expect(
+            first.hasSuffix(
+                #""padding":{"top":0,"left":0,"bottom":240,"right":0},"animation":{"kind":"none","durationMs":0},"span":{"latitudeDelta":0.11497115829929783,"longitudeDelta":0.06694793701171875}}"#
+            ))
         // MAP flags override the script's map: centre framing moves on every swipe.
         let centred = try CarouselProcess.run(["simulate", "--db", db, "--list", "coffee", "--script", path, "--json", "--framing", "center"])
         let cameras = centred.lines.filter { $0.contains(#""type":"camera""#) }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// A kill at any moment of an import leaves the database as it was.
 @Suite("Catalog atomicity")

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// End to end: the built `carousel` binary's catalog commands, as a user runs
 /// them (the README's CLI contract).
@@ -53,11 +53,12 @@ struct CatalogCommandTests {
 
         let imported = try workspace.run(["import", file, "--list", "seoul", "--json"])
         #expect(imported.status == 0, "\(imported.stderr)")
-        #expect(try Self.json(imported.stdout) as? NSDictionary
-            == [
-                "list": "seoul", "imported": 4, "rejected": 0, "errors": [Any](), "errorCount": 0,
-                "errorCounts": [String: Int](), "stoppedEarly": false,
-            ] as NSDictionary)
+        #expect(
+            try Self.json(imported.stdout) as? NSDictionary
+                == [
+                    "list": "seoul", "imported": 4, "rejected": 0, "errors": [Any](), "errorCount": 0,
+                    "errorCounts": [String: Int](), "stoppedEarly": false,
+                ] as NSDictionary)
 
         let lists = try workspace.run(["lists", "--json"])
         #expect(try Self.json(lists.stdout) as? NSArray == [["name": "seoul", "count": 4]] as NSArray)
@@ -65,16 +66,18 @@ struct CatalogCommandTests {
         let stores = try workspace.run(["stores", "--list", "seoul", "--json"])
         let storeArray = try #require(try Self.json(stores.stdout) as? [[String: Any]])
         #expect(storeArray.map { $0["id"] as? String } == ["s1", "s2", "s3", "s4"])
-        #expect(storeArray[0] as NSDictionary == [
-            "id": "s1", "name": "Gangnam", "latitude": 37.4979, "longitude": 127.0276,
-            "address": "396 Gangnam-daero, Seoul", "category": "cafe", "phone": "02-111",
-            // An attribute that is a number stays a number in JSON.
-            "attributes": ["seats": 33],
-        ] as NSDictionary)
+        #expect(
+            storeArray[0] as NSDictionary == [
+                "id": "s1", "name": "Gangnam", "latitude": 37.4979, "longitude": 127.0276,
+                "address": "396 Gangnam-daero, Seoul", "category": "cafe", "phone": "02-111",
+                // An attribute that is a number stays a number in JSON.
+                "attributes": ["seats": 33],
+            ] as NSDictionary)
         // Absent fields and empty attributes are left out, not null.
-        #expect(storeArray[1] as NSDictionary == [
-            "id": "s2", "name": "Jamsil", "latitude": 37.5133, "longitude": 127.1001,
-        ] as NSDictionary)
+        #expect(
+            storeArray[1] as NSDictionary == [
+                "id": "s2", "name": "Jamsil", "latitude": 37.5133, "longitude": 127.1001,
+            ] as NSDictionary)
 
         let near = try workspace.run(["near", "--lat", "37.55", "--lng", "126.93", "--limit", "2", "--json"])
         let nearArray = try #require(try Self.json(near.stdout) as? [[String: Any]])
@@ -137,9 +140,10 @@ struct CatalogCommandTests {
         #expect(document["rejected"] as? Int == 26)
         let errors = try #require(document["errors"] as? [[String: Any]])
         #expect(errors.count == 26)
-        #expect(errors.last as NSDictionary? == [
-            "line": 28, "column": "id", "reason": "duplicate id 'ok' (also on line 27)",
-        ] as NSDictionary)
+        #expect(
+            errors.last as NSDictionary? == [
+                "line": 28, "column": "id", "reason": "duplicate id 'ok' (also on line 27)",
+            ] as NSDictionary)
         #expect(try workspace.run(["lists", "--json"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "[]")
 
         let skipped = try workspace.run(["import", file, "--list", "bad", "--skip-invalid", "--json"])
@@ -182,17 +186,21 @@ struct CatalogCommandTests {
         let workspace = try Workspace()
         let file = try workspace.write("seoul.csv", Self.seoulCSV)
 
-        Self.expectUserError(try workspace.run(["import", workspace.directory.path("missing.csv").path, "--list", "x"]),
-                             mentioning: "no such file")
-        Self.expectUserError(try workspace.run(["import", try workspace.write("notes.txt", "x"), "--list", "x"]),
-                             mentioning: "--format")
+        Self.expectUserError(
+            try workspace.run(["import", workspace.directory.path("missing.csv").path, "--list", "x"]),
+            mentioning: "no such file")
+        Self.expectUserError(
+            try workspace.run(["import", try workspace.write("notes.txt", "x"), "--list", "x"]),
+            mentioning: "--format")
         Self.expectUserError(try workspace.run(["stores", "--list", "nowhere"]), mentioning: "no list named 'nowhere'")
         Self.expectUserError(try workspace.run(["near", "--lat", "95", "--lng", "0"]), mentioning: "--lat")
         Self.expectUserError(try workspace.run(["near", "--lat", "1", "--lng", "0", "--limit", "0"]), mentioning: "--limit")
-        Self.expectUserError(try workspace.run(["bbox", "--south", "10", "--west", "0", "--north", "5", "--east", "1"]),
-                             mentioning: "south")
-        Self.expectUserError(try workspace.run(["near", "--lat", "1", "--lng", "0", "--list", "nowhere"]),
-                             mentioning: "no list named")
+        Self.expectUserError(
+            try workspace.run(["bbox", "--south", "10", "--west", "0", "--north", "5", "--east", "1"]),
+            mentioning: "south")
+        Self.expectUserError(
+            try workspace.run(["near", "--lat", "1", "--lng", "0", "--list", "nowhere"]),
+            mentioning: "no list named")
 
         let garbage = try workspace.write("garbage.sqlite", String(repeating: "not a database\n", count: 300))
         let corrupt = try CarouselProcess.run(["lists", "--db", garbage])

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `carousel clusters` end to end on a small list: the JSON of each mode,
 /// and one-line errors for what it refuses.
@@ -36,9 +36,10 @@ struct ClustersCommandTests {
         #expect(cluster["count"] as? Int == 3)
         #expect(Set(cluster.keys) == ["type", "id", "count", "latitude", "longitude", "expansionZoom"])
         let store = try #require(markers.first { $0["type"] as? String == "store" })
-        #expect(store as NSDictionary == [
-            "type": "store", "index": 3, "id": "d", "name": "Delta", "latitude": 35.1, "longitude": 129.0,
-        ] as NSDictionary)
+        #expect(
+            store as NSDictionary == [
+                "type": "store", "index": 3, "id": "d", "name": "Delta", "latitude": 35.1, "longitude": 129.0,
+            ] as NSDictionary)
 
         let id = try #require(cluster["id"] as? Int)
         let leaves = try workspace.run(["clusters", "--list", "s", "--leaves", String(id), "--limit", "2", "--offset", "1", "--json"])
@@ -94,9 +95,10 @@ struct ClustersCommandTests {
         expect(try workspace.run(["clusters", "--list", "s", "--leaves", "999999"]), "no cluster with id 999999", #_sourceLocation)
         expect(try workspace.run(["clusters", "--list", "s", "--zoom", "nan"] + Self.korea), "--zoom", #_sourceLocation)
         expect(try workspace.run(["clusters", "--list", "s", "--zoom", "25"] + Self.korea), "--zoom must be a number in 0...24", #_sourceLocation)
-        expect(try workspace.run([
-            "clusters", "--list", "s", "--zoom", "3", "--south", "39", "--west", "124", "--north", "33", "--east", "131",
-        ]), "south 39.0 is above north 33.0", #_sourceLocation)
+        expect(
+            try workspace.run([
+                "clusters", "--list", "s", "--zoom", "3", "--south", "39", "--west", "124", "--north", "33", "--east", "131",
+            ]), "south 39.0 is above north 33.0", #_sourceLocation)
         expect(try workspace.run(["clusters", "--list", "s", "--uncluster-zoom", "4"]), "no position 4", #_sourceLocation)
         expect(try workspace.run(["clusters", "--list", "nope", "--zoom", "3"] + Self.korea), "no list named 'nope'", #_sourceLocation)
         expect(try workspace.run(["clusters", "--list", "s"]), "give either --zoom", #_sourceLocation)

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// End to end: numbers as people type them, and every user error as one
 /// line with the exit status of its kind.

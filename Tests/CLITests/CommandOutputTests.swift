@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// End to end: what the commands print — exact JSON numbers, store indices
 /// in loop mode, attributes that are numbers, escaped control characters,
@@ -55,7 +55,8 @@ struct CommandOutputTests {
 
         // Coordinates with every digit a Double holds survive import and output.
         let precise = try workspace.directory.write(
-            "precise.csv", "id,name,latitude,longitude\np,P,-33.868819999999999,151.20929999999998\n").path
+            "precise.csv", "id,name,latitude,longitude\np,P,-33.868819999999999,151.20929999999998\n"
+        ).path
         try #require(try workspace.run(["import", precise, "--list", "precise"]).status == 0)
         let stores = try workspace.run(["stores", "--list", "precise", "--json"])
         // -33.868819999999999 is the Double -33.86882 (its shortest form).
@@ -100,11 +101,14 @@ struct CommandOutputTests {
     @Test("attribute values that are numbers are JSON numbers; others stay strings")
     func numericAttributesStayNumbers() throws {
         let workspace = try Workspace()
-        let file = try workspace.directory.write("a.csv", """
+        let file = try workspace.directory.write(
+            "a.csv",
+            """
             id,name,latitude,longitude,seats,rating,zip,code,big
             a,A,1,2,33,-4.5e1,007,+1,1e400
 
-            """).path
+            """
+        ).path
         try #require(try workspace.run(["import", file, "--list", "a"]).status == 0)
         let result = try workspace.run(["stores", "--list", "a", "--json"])
         #expect(result.stdout.contains(#""attributes":{"big":"1e400","code":"+1","rating":-4.5e1,"seats":33,"zip":"007"}"#), "\(result.stdout)")
@@ -115,9 +119,12 @@ struct CommandOutputTests {
         let workspace = try Workspace()
         // ESC [2J clears the screen, ESC ]0; retitles the window, BEL rings.
         let name = "Evil\u{1B}[2J\u{1B}]0;pwned\u{07} Café\u{202E}"
-        let file = try workspace.directory.write("evil.json", """
+        let file = try workspace.directory.write(
+            "evil.json",
+            """
             [{"id": "e1", "name": "\(name.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x202E ? String(format: "\\u%04x", $0.value) : String($0) }.joined())", "latitude": 1, "longitude": 2}]
-            """).path
+            """
+        ).path
         // A list name may not hold control characters at all; a store's name may.
         let refused = try workspace.run(["import", file, "--list", "evil\u{1B}[31m"])
         #expect(refused.status == 64 && refused.stderr.contains(#"U+001B, a control character"#), "\(refused.stderr)")

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `carousel demo`: the main job with no setup, from anywhere.
 @Suite("carousel demo")
@@ -25,7 +25,10 @@ struct DemoCommandTests {
         // The demo's map: 390 × 844 with the carousel's 240 pt at the bottom,
         // inset framing: the centre 120 pt south of the store (37.495857…,
         // worked out in CameraCommandTests), no animation for the first camera.
-        #expect(result.lines.first == #"{"t":0,"type":"camera","index":0,"storeId":"hc-001","latitude":37.495857092703666,"longitude":127.0276,"zoom":16,"target":{"latitude":37.4979,"longitude":127.0276},"padding":{"top":0,"left":0,"bottom":240,"right":0},"animation":{"kind":"none","durationMs":0},"span":{"latitudeDelta":0.014368644501871586,"longitudeDelta":0.008368492126464844}}"#)
+        #expect(
+            result.lines.first
+                == #"{"t":0,"type":"camera","index":0,"storeId":"hc-001","latitude":37.495857092703666,"longitude":127.0276,"zoom":16,"target":{"latitude":37.4979,"longitude":127.0276},"padding":{"top":0,"left":0,"bottom":240,"right":0},"animation":{"kind":"none","durationMs":0},"span":{"latitudeDelta":0.014368644501871586,"longitudeDelta":0.008368492126464844}}"#
+        )
         for line in result.lines {
             let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(line)")
             #expect(["camera", "marker"].contains(object["type"] as? String), "\(line)")

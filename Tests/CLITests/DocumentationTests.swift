@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The README and docs/cli.md show real output; these tests keep it real.
 ///

@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 
 /// The command lines of an outside probe of the release binary: lists that
 /// share ids, endless or garbage inputs, special files as outputs and
@@ -116,15 +116,18 @@ struct FilesAndLimitsCommandTests {
         expectOneLineError(try workspace.run(["export", "s", "--format", "csv", "--output", workspace.directory.path("").path]), "folder")
     }
 
-    @Test("every command whose output cannot be written exits 74", arguments: [
-        ["lists"], ["lists", "--json"], ["info"], ["stores", "--list", "s"],
-        ["simulate", "--list", "s", "--script", "SampleData/scripts/gentle-swipe.json", "--json"],
-    ])
+    @Test(
+        "every command whose output cannot be written exits 74",
+        arguments: [
+            ["lists"], ["lists", "--json"], ["info"], ["stores", "--list", "s"],
+            ["simulate", "--list", "s", "--script", "SampleData/scripts/gentle-swipe.json", "--json"],
+        ])
     func fullDiskExits74(arguments: [String]) throws {
         let workspace = try Workspace()
         let csv = Paths.packageRoot.appendingPathComponent("SampleData/seoul-coffee.csv").path
         #expect(try workspace.run(["import", csv, "--list", "s"]).status == 0)
-        let command = ([CarouselProcess.executable.path] + arguments + ["--db", workspace.db])
+        let command =
+            ([CarouselProcess.executable.path] + arguments + ["--db", workspace.db])
             .map { "'\($0)'" }.joined(separator: " ") + " > /dev/full"
         let result = try Self.shell(command, in: Paths.packageRoot)
         #expect(result.status == 74, "\(arguments): \(result.stderr)")
@@ -173,9 +176,11 @@ struct FilesAndLimitsCommandTests {
         expectOneLineError(try workspace.run(["lists"]), "is not a carousel database", status: 65)
     }
 
-    @Test("a list name or a store id with a control or invisible format character is refused", arguments: [
-        "a\u{0}b", "a\u{7}b", "a\u{202E}b", "a\u{200B}b", "a\u{2028}b",
-    ])
+    @Test(
+        "a list name or a store id with a control or invisible format character is refused",
+        arguments: [
+            "a\u{0}b", "a\u{7}b", "a\u{202E}b", "a\u{200B}b", "a\u{2028}b",
+        ])
     func invisibleCharactersAreRefused(name: String) throws {
         let workspace = try Workspace()
         let csv = Paths.packageRoot.appendingPathComponent("SampleData/seoul-coffee.csv").path

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `carousel focus`, both forms, over the sample stores.
 @Suite("carousel focus")
@@ -27,7 +27,10 @@ struct FocusCommandTests {
         #expect(result.status == 0, "\(result.stderr)")
         let line = try #require(result.lines.first)
         #expect(line.hasPrefix(#"{"index":1,"store":{"id":"hc-002","name":"Haneul Coffee Garosu-gil","latitude":37.5206,"longitude":127.023,"#), "\(line)")
-        #expect(line.hasSuffix(#""visible":[{"index":0,"fraction":0.11,"scale":0.733},{"index":1,"fraction":1,"scale":1},{"index":2,"fraction":0.11,"scale":0.733}]}"#), "\(line)")
+        #expect(
+            line.hasSuffix(
+                #""visible":[{"index":0,"fraction":0.11,"scale":0.733},{"index":1,"fraction":1,"scale":1},{"index":2,"fraction":0.11,"scale":0.733}]}"#),
+            "\(line)")
         #expect(result.lines.count == 1)
     }
 

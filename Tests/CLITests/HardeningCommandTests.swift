@@ -1,7 +1,7 @@
 import Foundation
 import Locks
-import Testing
 import TestSupport
+import Testing
 
 /// The exact command lines an outside reliability pass crashed, hung or
 /// raced the CLI with: each is now one clear error line (or a success), never
@@ -28,11 +28,16 @@ struct HardeningCommandTests {
         #expect(result.stderr.contains(message), "\(result.stderr)", sourceLocation: sourceLocation)
     }
 
-    @Test("snap inputs that trapped are one-line errors", arguments: [
-        (["--count", "44", "--offset", "0", "--velocity", "0", "--loop", "--loop-padding", "4611686018427387904"], "loopPadding must be a whole number in 1...1000000000000"),
-        (["--count", "9223372036854775807", "--offset", "0", "--velocity", "1", "--loop"], "count must be a whole number in 0...1000000000000"),
-        (["--count", "9223372036854775807", "--offset", "1e300", "--velocity", "1"], "count must be a whole number in 0...1000000000000"),
-    ])
+    @Test(
+        "snap inputs that trapped are one-line errors",
+        arguments: [
+            (
+                ["--count", "44", "--offset", "0", "--velocity", "0", "--loop", "--loop-padding", "4611686018427387904"],
+                "loopPadding must be a whole number in 1...1000000000000"
+            ),
+            (["--count", "9223372036854775807", "--offset", "0", "--velocity", "1", "--loop"], "count must be a whole number in 0...1000000000000"),
+            (["--count", "9223372036854775807", "--offset", "1e300", "--velocity", "1"], "count must be a whole number in 0...1000000000000"),
+        ])
     func snapTrapsAreErrors(arguments: [String], message: String) throws {
         expectOneLineError(try CarouselProcess.run(["snap"] + arguments), message)
     }
@@ -55,10 +60,12 @@ struct HardeningCommandTests {
         #expect(help.stdout.contains("--nearest-in-memory <entries>"), "\(help.stdout)")
     }
 
-    @Test("an empty --db is a one-line error naming the option, for every command", arguments: [
-        ["focus", "--list", "s", "--offset", "0", "--db", ""], ["lists", "--db", ""], ["--db", "", "stores", "--list", "s"],
-        ["demo", "--db", ""],
-    ])
+    @Test(
+        "an empty --db is a one-line error naming the option, for every command",
+        arguments: [
+            ["focus", "--list", "s", "--offset", "0", "--db", ""], ["lists", "--db", ""], ["--db", "", "stores", "--list", "s"],
+            ["demo", "--db", ""],
+        ])
     func anEmptyDatabasePathIsAnError(arguments: [String]) throws {
         let result = try CarouselProcess.run(arguments)
         expectOneLineError(result, "--db needs a path (got an empty value)")
@@ -81,7 +88,8 @@ struct HardeningCommandTests {
         let workspace = try sampleWorkspace()
         let drag = try workspace.write("drag.json", #"{"events": [{"at": 0, "drag": {"by": 100, "durationMs": 1e12}}]}"#)
         let animation = try workspace.write("animation.json", #"{"layout": {"animationMs": 1e15}, "events": [{"at": 0, "scrollTo": 5}]}"#)
-        let fling = try workspace.write("fling.json", #"{"layout": {"deceleration": 0.9999999999999999}, "events": [{"at": 0, "drag": {"by": 100, "durationMs": 100, "velocity": 3}}]}"#)
+        let fling = try workspace.write(
+            "fling.json", #"{"layout": {"deceleration": 0.9999999999999999}, "events": [{"at": 0, "drag": {"by": 100, "durationMs": 100, "velocity": 3}}]}"#)
         let demo = Paths.packageRoot.appendingPathComponent("SampleData/scripts/demo.json").path
         for arguments in [
             ["simulate", "--list", "s", "--script", drag], ["simulate", "--list", "s", "--script", animation],

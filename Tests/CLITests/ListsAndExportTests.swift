@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// End to end: paging and streaming a list, renaming and deleting lists,
 /// exporting in every format and importing back, `info`.
@@ -41,9 +41,10 @@ struct ListsAndExportTests {
         let sorted = try Self.array(workspace.run(["stores", "--list", "g", "--sort", "distance", "--from", "-33.8,151.2", "--json"]))
         let distances = sorted.compactMap { $0["distanceMeters"] as? Double }
         #expect(distances.count == 500 && distances == distances.sorted())
-        let sortedPage = try Self.array(workspace.run([
-            "stores", "--list", "g", "--sort", "distance", "--from", "-33.8,151.2", "--offset", "10", "--limit", "5", "--json",
-        ]))
+        let sortedPage = try Self.array(
+            workspace.run([
+                "stores", "--list", "g", "--sort", "distance", "--from", "-33.8,151.2", "--offset", "10", "--limit", "5", "--json",
+            ]))
         #expect(sortedPage.compactMap { $0["id"] as? String } == sorted[10..<15].compactMap { $0["id"] as? String })
 
         // Table: the position column is the list position; long names end in "…".
@@ -110,12 +111,13 @@ struct ListsAndExportTests {
     /// Stores that stress every format: quotes, commas, line breaks, tabs,
     /// Hangul, negative and 17-digit coordinates, attributes that are
     /// numbers and strings that look like numbers, stores without some.
-    static let trickyJSONL = [
-        #"{"id": "t1", "name": "Quote \"q\", comma, and\nline", "latitude": -33.868819999999999, "longitude": 151.20929999999998, "address": "1\tTab St", "seats": 33, "zip": "007"}"#,
-        #"{"id": "t2", "name": "하늘커피 강남역점", "latitude": 0.000001, "longitude": -179.99999999999997, "category": "카페", "rating": -4.5e1}"#,
-        #"{"id": "t3", "name": "Plain", "latitude": 90, "longitude": -0.5, "phone": "02-111", "note": "a,b;\"c\""}"#,
-        #"{"id": "t0", "name": "Last in file, id sorts first", "latitude": -90, "longitude": 180}"#,
-    ].joined(separator: "\n") + "\n"
+    static let trickyJSONL =
+        [
+            #"{"id": "t1", "name": "Quote \"q\", comma, and\nline", "latitude": -33.868819999999999, "longitude": 151.20929999999998, "address": "1\tTab St", "seats": 33, "zip": "007"}"#,
+            #"{"id": "t2", "name": "하늘커피 강남역점", "latitude": 0.000001, "longitude": -179.99999999999997, "category": "카페", "rating": -4.5e1}"#,
+            #"{"id": "t3", "name": "Plain", "latitude": 90, "longitude": -0.5, "phone": "02-111", "note": "a,b;\"c\""}"#,
+            #"{"id": "t0", "name": "Last in file, id sorts first", "latitude": -90, "longitude": 180}"#,
+        ].joined(separator: "\n") + "\n"
 
     @Test("export writes every format so that import gives back the same list", arguments: ["csv", "tsv", "json", "jsonl", "geojson"])
     func exportRoundTrips(format: String) throws {

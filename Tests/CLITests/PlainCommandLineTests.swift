@@ -1,7 +1,8 @@
 import ArgumentParser
 import CarouselEngine
-import Testing
 import TestSupport
+import Testing
+
 @testable import carousel
 
 /// The command line read without ArgumentParser: its grammar, and `focus`'s

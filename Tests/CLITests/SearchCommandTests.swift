@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `carousel search` end to end: filters, ranking, pages, and one-line
 /// errors for what cannot be searched.
@@ -57,17 +57,19 @@ struct SearchCommandTests {
         #expect(second.stdout.hasSuffix(",\"next\":null}\n"))
     }
 
-    @Test("what cannot be searched is one line naming the flag", arguments: [
-        (["--text", ""], "--text is empty"),
-        (["--text", String(repeating: "x", count: 10_000)], "longer than 200"),
-        (["--where", "seats"], "--where takes KEY=VALUE"),
-        (["--near", "37.5,127", "--bbox", "37,126,38,128"], "not both"),
-        (["--open-at", "2026-13-45"], "--open-at takes an ISO 8601 instant"),
-        (["--within-km", "3"], "--within-km goes with --near"),
-        (["--limit", "0"], "--limit must be 1...1000"),
-        (["--cursor", "garbage"], "--cursor is not a cursor"),
-        (["--bbox", "1,2,3"], "--bbox takes S,W,N,E"),
-    ] as [([String], String)])
+    @Test(
+        "what cannot be searched is one line naming the flag",
+        arguments: [
+            (["--text", ""], "--text is empty"),
+            (["--text", String(repeating: "x", count: 10_000)], "longer than 200"),
+            (["--where", "seats"], "--where takes KEY=VALUE"),
+            (["--near", "37.5,127", "--bbox", "37,126,38,128"], "not both"),
+            (["--open-at", "2026-13-45"], "--open-at takes an ISO 8601 instant"),
+            (["--within-km", "3"], "--within-km goes with --near"),
+            (["--limit", "0"], "--limit must be 1...1000"),
+            (["--cursor", "garbage"], "--cursor is not a cursor"),
+            (["--bbox", "1,2,3"], "--bbox takes S,W,N,E"),
+        ] as [([String], String)])
     func refusals(arguments: [String], words: String) throws {
         let workspace = try workspace()
         CatalogCommandTests.expectUserError(try workspace.run(["search", "--list", "l"] + arguments), mentioning: words)

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `carousel simulate`, run as a user runs it, over the sample stores
 /// imported into a fresh database.
@@ -28,19 +28,21 @@ struct SimulateCommandTests {
     @Test func jsonLinesAreExactlyTheDocumentedTimeline() throws {
         let result = try simulate("gentle-swipe", ["--json"])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.lines == [
-            #"{"t":0,"type":"camera","index":0,"storeId":"hc-001","latitude":37.4979,"longitude":127.0276,"zoom":16}"#,
-            #"{"t":0,"type":"marker","index":0,"storeId":"hc-001","previousIndex":null}"#,
-            #"{"t":1600,"type":"camera","index":1,"storeId":"hc-002","latitude":37.5206,"longitude":127.023,"zoom":16}"#,
-            #"{"t":1600,"type":"marker","index":1,"storeId":"hc-002","previousIndex":0}"#,
-        ])
+        #expect(
+            result.lines == [
+                #"{"t":0,"type":"camera","index":0,"storeId":"hc-001","latitude":37.4979,"longitude":127.0276,"zoom":16}"#,
+                #"{"t":0,"type":"marker","index":0,"storeId":"hc-001","previousIndex":null}"#,
+                #"{"t":1600,"type":"camera","index":1,"storeId":"hc-002","latitude":37.5206,"longitude":127.023,"zoom":16}"#,
+                #"{"t":1600,"type":"marker","index":1,"storeId":"hc-002","previousIndex":0}"#,
+            ])
     }
 
     @Test func traceAddsFramesAndTheReleaseInTimeOrder() throws {
         let result = try simulate("gentle-swipe", ["--json", "--trace"])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.lines.contains(
-            #"{"t":750,"type":"release","velocity":0.4,"projected":159.59999999999997,"targetOffset":312,"index":1,"item":1,"motion":"decelerate"}"#))
+        #expect(
+            result.lines.contains(
+                #"{"t":750,"type":"release","velocity":0.4,"projected":159.59999999999997,"targetOffset":312,"index":1,"item":1,"motion":"decelerate"}"#))
         #expect(result.lines.contains(#"{"t":1350,"type":"frame","offset":312,"focus":1,"direction":"forward"}"#))
         // JSON numbers are exact: 500 + 1000/60 and the engine's 8 + ε read back to the same Doubles.
         #expect(result.lines.contains { $0.hasPrefix(#"{"t":516.6666666666666,"type":"frame","offset":8.000000000000002,"#) })

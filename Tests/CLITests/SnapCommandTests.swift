@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `carousel snap`, run as a user runs it.
 @Suite("carousel snap")

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import carousel
 
 @Suite("Text tables")
@@ -8,12 +9,13 @@ struct TextTableTests {
         var table = TextTable([.init(title: "id"), .init(title: "count", alignment: .right)])
         table.append(["seoul", "44"])
         table.append(["ko", "6"])
-        #expect(table.render() == """
-            id     count
-            -----  -----
-            seoul     44
-            ko         6
-            """)
+        #expect(
+            table.render() == """
+                id     count
+                -----  -----
+                seoul     44
+                ko         6
+                """)
     }
 
     @Test("Hangul counts two cells wide, so Korean names stay aligned")
@@ -23,11 +25,12 @@ struct TextTableTests {
         var table = TextTable([.init(title: "name"), .init(title: "lat", alignment: .right)])
         table.append(["하늘커피", "37.5"])
         table.append(["Haneul", "37.52"])
-        #expect(table.render() == """
-            name        lat
-            --------  -----
-            하늘커피   37.5
-            Haneul    37.52
-            """)
+        #expect(
+            table.render() == """
+                name        lat
+                --------  -----
+                하늘커피   37.5
+                Haneul    37.52
+                """)
     }
 }

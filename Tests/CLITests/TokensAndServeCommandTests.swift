@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `carousel tokens` and `carousel serve`'s production options: the token
 /// is printed once and never again, bad options are one-line errors, and
@@ -55,9 +55,11 @@ import TestSupport
             #expect(result.stderr.contains(message), "\(result.stderr)")
         }
         let help = try CarouselProcess.run(["serve", "--help"])
-        for name in ["CAROUSEL_REQUIRE_TOKEN_FOR_READS", "CAROUSEL_CORS_ORIGIN", "CAROUSEL_PUBLIC_HOST", "CAROUSEL_CACHE_MAX_AGE",
-                     "CAROUSEL_RATE_LIMIT", "CAROUSEL_MAX_SESSIONS", "CAROUSEL_SESSION_IDLE_TIMEOUT", "CAROUSEL_REQUEST_TIMEOUT",
-                     "CAROUSEL_SHUTDOWN_GRACE", "CAROUSEL_TLS_CERT", "CAROUSEL_TLS_KEY", "CAROUSEL_LOG_FORMAT", "CAROUSEL_HOST", "CAROUSEL_PORT"] {
+        for name in [
+            "CAROUSEL_REQUIRE_TOKEN_FOR_READS", "CAROUSEL_CORS_ORIGIN", "CAROUSEL_PUBLIC_HOST", "CAROUSEL_CACHE_MAX_AGE",
+            "CAROUSEL_RATE_LIMIT", "CAROUSEL_MAX_SESSIONS", "CAROUSEL_SESSION_IDLE_TIMEOUT", "CAROUSEL_REQUEST_TIMEOUT",
+            "CAROUSEL_SHUTDOWN_GRACE", "CAROUSEL_TLS_CERT", "CAROUSEL_TLS_KEY", "CAROUSEL_LOG_FORMAT", "CAROUSEL_HOST", "CAROUSEL_PORT",
+        ] {
             #expect(help.stdout.contains(name), "\(name) not in serve --help")
         }
     }

@@ -1,6 +1,6 @@
 import CarouselEngine
-import Testing
 import TestSupport
+import Testing
 
 /// Every layout and engine input is bounded before arithmetic can overflow
 /// or trap: the exact inputs an outside reliability pass crashed the CLI with

@@ -26,8 +26,9 @@ struct LayoutSpecTests {
     }
 
     @Test func explicitSettingsOverrideThePresetsParts() throws {
-        let spec = LayoutSpec(alignment: .leading, snap: .nearest, behavior: .groupPagingCentered,
-                              deceleration: try Deceleration(rate: 0.995))
+        let spec = LayoutSpec(
+            alignment: .leading, snap: .nearest, behavior: .groupPagingCentered,
+            deceleration: try Deceleration(rate: 0.995))
         let layout = try spec.layout(dataCount: 3)
         #expect(layout.alignment == .leading && layout.snap == .nearest && layout.deceleration.rate == 0.995)
     }

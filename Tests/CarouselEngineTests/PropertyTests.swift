@@ -11,7 +11,8 @@ struct PropertyTests {
     /// A random valid layout of 1…500 items, any alignment, rule and rate.
     static func randomLayout(_ random: inout SplitMix64, snap: SnapRule? = nil, loop: Bool = false) throws -> CarouselLayout {
         let viewport = Double.random(in: 100...1000, using: &random)
-        let length: ItemLength = Bool.random(using: &random)
+        let length: ItemLength =
+            Bool.random(using: &random)
             ? .fraction(Double.random(in: 0.05...1, using: &random))
             : .points(Double.random(in: 1...(viewport * 1.2), using: &random))
         let decelerations: [Deceleration] = [.normal, .fast, try Deceleration(rate: Double.random(in: 0.5...0.999, using: &random))]

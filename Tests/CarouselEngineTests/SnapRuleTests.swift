@@ -6,8 +6,9 @@ import Testing
 struct SnapRuleTests {
     /// Leading, w = 90, s = 10: page 100, items 0…9. `fast`: p = x + 99 v.
     func layout(_ snap: SnapRule, viewport: Double = 390) throws -> CarouselLayout {
-        try makeLayout(viewport: viewport, itemLength: .points(90), spacing: 10, alignment: .leading,
-                       dataCount: 10, snap: snap, deceleration: .fast)
+        try makeLayout(
+            viewport: viewport, itemLength: .points(90), spacing: 10, alignment: .leading,
+            dataCount: 10, snap: snap, deceleration: .fast)
     }
 
     @Test func nearestRoundsTheProjection() throws {

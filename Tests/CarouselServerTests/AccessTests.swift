@@ -2,9 +2,9 @@ import CarouselServer
 import Foundation
 import HTTPTypes
 import HummingbirdTesting
-import NIOCore
 import HummingbirdWSClient
 import Logging
+import NIOCore
 import StoreCatalog
 import Synchronization
 import Testing

@@ -1,11 +1,12 @@
-@testable import CarouselServer
 import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Logging
 import StoreCatalog
-import Testing
 import TestSupport
+import Testing
+
+@testable import CarouselServer
 
 /// What keeps the server serving: imports and simulations bounded in number
 /// and size, names with invisible characters refused, and no upload folder
@@ -16,7 +17,8 @@ import TestSupport
         try await fixture.application.test(.router) { client in
             for name in ["a%00b", "a%E2%80%AEb", "a%E2%80%8Bb"] {
                 let response = try await client.checked(
-                    .post, "/lists/\(name)/import?format=csv", template: "/lists/{name}/import", body: WriteEndpointTests.csv)
+                    .post, "/lists/\(name)/import?format=csv", template: "/lists/{name}/import",
+                    headers: fixture.writeHeaders(), body: WriteEndpointTests.csv)
                 #expect(response.status == 400, "\(name): \(response.text)")
                 #expect(response.text.contains("a list name cannot hold U+"))
             }
@@ -29,7 +31,8 @@ import TestSupport
         let body = (0..<5_000).map { "garbage \($0) {" }.joined(separator: "\n")
         try await fixture.application.test(.router) { client in
             let response = try await client.checked(
-                .post, "/lists/bad/import?format=jsonl&skipInvalid=true", template: "/lists/{name}/import", body: body)
+                .post, "/lists/bad/import?format=jsonl&skipInvalid=true", template: "/lists/{name}/import",
+                headers: fixture.writeHeaders(), body: body)
             #expect(response.status == 422)
             let report = try #require((response.object["error"] as? [String: Any])?["report"] as? [String: Any])
             #expect((report["errors"] as? [Any])?.count == ImportOptions.defaultIssueLimit)
@@ -82,8 +85,10 @@ import TestSupport
         #expect(refused?.status.code == 503)
         #expect(refused?.retryAfterSeconds == 1)
         let response = APIMiddleware<CarouselRequestContext>.response(
-            for: refused!, request: Request(head: .init(method: .post, scheme: "http", authority: "x", path: "/lists/a/import"),
-                                            body: .init(buffer: ByteBuffer())),
+            for: refused!,
+            request: Request(
+                head: .init(method: .post, scheme: "http", authority: "x", path: "/lists/a/import"),
+                body: .init(buffer: ByteBuffer())),
             logger: Logger(label: "test"))
         #expect(response.status.code == 503)
         #expect(response.headers[.retryAfter] == "1")

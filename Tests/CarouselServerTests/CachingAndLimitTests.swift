@@ -56,9 +56,9 @@ import Testing
             #expect(cached.headers[.cacheControl] == "public, max-age=60")
         }
         options.requireTokenForReads = true
-        let private_ = try ServerFixture(options: options)
-        try await private_.application.test(.live) { client in
-            let response = try await client.execute(uri: "/lists", method: .get, headers: [.authorization: "Bearer \(private_.readToken)"])
+        let privateServer = try ServerFixture(options: options)
+        try await privateServer.application.test(.live) { client in
+            let response = try await client.execute(uri: "/lists", method: .get, headers: [.authorization: "Bearer \(privateServer.readToken)"])
             #expect(response.headers[.cacheControl] == "private, max-age=60")
         }
     }

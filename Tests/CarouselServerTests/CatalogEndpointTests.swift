@@ -2,8 +2,8 @@ import CarouselServer
 import Foundation
 import HummingbirdTesting
 import StoreCatalog
-import Testing
 import TestSupport
+import Testing
 
 /// The catalog's read endpoints, answered as the CLI's --json documents,
 /// and every kind of bad input answered 4xx with the JSON error object.
@@ -91,8 +91,10 @@ import TestSupport
     @Test func malformedCursorsAndLimitsAreRefusedWith400() async throws {
         let fixture = try ServerFixture()
         try await fixture.application.test(.router) { client in
-            for query in ["cursor=abc", "cursor=%ZZ", "cursor=cDE6LTE", "cursor=" + String(repeating: "A", count: 100),
-                          "limit=0", "limit=1001", "limit=1.5", "limit=ten", "limit=-3"] {
+            for query in [
+                "cursor=abc", "cursor=%ZZ", "cursor=cDE6LTE", "cursor=" + String(repeating: "A", count: 100),
+                "limit=0", "limit=1001", "limit=1.5", "limit=ten", "limit=-3",
+            ] {
                 let response = try await client.checked(.get, "/lists/seoul/stores?\(query)", template: "/lists/{name}/stores")
                 #expect(response.status == 400, "\(query): \(response.text)")
                 #expect(response.errorCode == "bad_cursor" || response.errorCode == "bad_parameter")
@@ -134,9 +136,11 @@ import TestSupport
     @Test func nearRefusesEveryBadParameter() async throws {
         let fixture = try ServerFixture()
         try await fixture.application.test(.router) { client in
-            for query in ["lng=127", "lat=37.5", "lat=abc&lng=127", "lat=91&lng=127", "lat=37&lng=-181", "lat=nan&lng=1",
-                          "lat=inf&lng=1", "lat=1e999&lng=1", "lat=1&lng=1&limit=0", "lat=1&lng=1&limit=5000",
-                          "lat=1&lng=1&withinKm=-1", "lat=1&lng=1&withinKm=x", "lat=1&lng=1&list=%20"] {
+            for query in [
+                "lng=127", "lat=37.5", "lat=abc&lng=127", "lat=91&lng=127", "lat=37&lng=-181", "lat=nan&lng=1",
+                "lat=inf&lng=1", "lat=1e999&lng=1", "lat=1&lng=1&limit=0", "lat=1&lng=1&limit=5000",
+                "lat=1&lng=1&withinKm=-1", "lat=1&lng=1&withinKm=x", "lat=1&lng=1&list=%20",
+            ] {
                 let response = try await client.checked(.get, "/stores/near?\(query)", template: "/stores/near")
                 #expect(response.status == 400, "\(query): \(response.text)")
                 #expect(response.errorCode == "bad_parameter")
@@ -158,8 +162,10 @@ import TestSupport
             let crossing = try await client.checked(
                 .get, "/stores/bbox?south=-10&west=170&north=10&east=-170", template: "/stores/bbox")
             #expect(crossing.status == 200 && crossing.array.isEmpty)
-            for query in ["south=37&west=126&north=38", "south=38&west=126&north=37&east=128", "south=-91&west=0&north=0&east=1",
-                          "south=0&west=0&north=1&east=181", "south=a&west=0&north=1&east=1", "south=0&west=0&north=1&east=1&limit=0"] {
+            for query in [
+                "south=37&west=126&north=38", "south=38&west=126&north=37&east=128", "south=-91&west=0&north=0&east=1",
+                "south=0&west=0&north=1&east=181", "south=a&west=0&north=1&east=1", "south=0&west=0&north=1&east=1&limit=0",
+            ] {
                 let response = try await client.checked(.get, "/stores/bbox?\(query)", template: "/stores/bbox")
                 #expect(response.status == 400, "\(query): \(response.text)")
             }

@@ -2,8 +2,8 @@ import CarouselServer
 import Foundation
 import HummingbirdTesting
 import StoreCatalog
-import Testing
 import TestSupport
+import Testing
 
 /// `GET /stores/near` from the in-memory snapshot: the same bytes as through
 /// SQLite, never stale, and SQLite for a catalog over the size allowed.
@@ -16,7 +16,8 @@ import TestSupport
         var random = SplitMix64(seed: 91)
         var csv = "id,name,latitude,longitude,category\n"
         for index in 0..<60 {
-            let (latitude, longitude) = index < 20
+            let (latitude, longitude) =
+                index < 20
                 ? (37.5, 127.03)
                 : (37.45 + .random(in: 0...0.15, using: &random), 126.95 + .random(in: 0...0.15, using: &random))
             csv += "m-\(index),More \(index),\(latitude),\(longitude),\(index.isMultiple(of: 3) ? "bakery" : "")\n"
@@ -34,8 +35,10 @@ import TestSupport
         for _ in 0..<20 {
             let lat = 37.4 + .random(in: 0...0.3, using: &random)
             let lng = 126.9 + .random(in: 0...0.3, using: &random)
-            for suffix in ["", "&limit=1", "&limit=25&list=more", "&limit=1000", "&withinKm=1.5", "&withinKm=0&list=seoul",
-                           "&list=seoul&limit=3&withinKm=4"] {
+            for suffix in [
+                "", "&limit=1", "&limit=25&list=more", "&limit=1000", "&withinKm=1.5", "&withinKm=0&list=seoul",
+                "&list=seoul&limit=3&withinKm=4",
+            ] {
                 queries.append("lat=\(lat)&lng=\(lng)\(suffix)")
             }
         }

@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// A bare TCP client for what an HTTP client library will not send: a
 /// `Host` of our choosing, an upgrade by hand, headers cut short. Blocking
@@ -52,7 +53,9 @@ enum RawHTTP {
             // One response is enough when it says how long it is.
             if let reply = parse(received), let length = reply.headers["content-length"].flatMap(Int.init),
                 reply.body.utf8.count >= length
-            { return reply }
+            {
+                return reply
+            }
         }
         var reply = parse(received) ?? Reply(status: 0, headers: [:], body: "", closed: closed)
         reply.closed = closed
@@ -110,9 +113,9 @@ enum RawHTTP {
 
     static func connect(port: Int) throws -> Int32 {
         #if canImport(Glibc)
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
-        let fd = socket(AF_INET, SOCK_STREAM, 0)
+            let fd = socket(AF_INET, SOCK_STREAM, 0)
         #endif
         guard fd >= 0 else { throw POSIXError(.EIO) }
         var address = sockaddr_in()
@@ -157,9 +160,12 @@ enum RawHTTP {
 
     /// A WebSocket upgrade request of `path` (RFC 6455 §4.1).
     static func upgrade(_ path: String, port: Int, extra: [(String, String)] = []) -> String {
-        get(path, headers: [
-            ("Host", "127.0.0.1:\(port)"), ("Upgrade", "websocket"), ("Connection", "Upgrade"),
-            ("Sec-WebSocket-Key", "dGhlIHNhbXBsZSBub25jZQ=="), ("Sec-WebSocket-Version", "13"),
-        ] + extra).replacingOccurrences(of: "Connection: close\r\n", with: "")
+        get(
+            path,
+            headers: [
+                ("Host", "127.0.0.1:\(port)"), ("Upgrade", "websocket"), ("Connection", "Upgrade"),
+                ("Sec-WebSocket-Key", "dGhlIHNhbXBsZSBub25jZQ=="), ("Sec-WebSocket-Version", "13"),
+            ] + extra
+        ).replacingOccurrences(of: "Connection: close\r\n", with: "")
     }
 }

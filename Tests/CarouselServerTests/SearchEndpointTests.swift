@@ -2,8 +2,8 @@ import CarouselServer
 import Foundation
 import HummingbirdTesting
 import StoreCatalog
-import Testing
 import TestSupport
+import Testing
 
 /// `GET /stores/search`: the catalog's search over HTTP, every answer
 /// checked against the OpenAPI document, bad input a 4xx JSON error.
@@ -13,8 +13,9 @@ import TestSupport
     @Test func searchesPageAndRankAsTheCatalogDoes() async throws {
         let fixture = try ServerFixture()
         let catalog = fixture.catalog
-        let expectedNear = try catalog.search(StoreSearch(
-            list: "seoul", area: .near(Coordinate(latitude: 37.5665, longitude: 126.978), withinMeters: 2_000), limit: 100))
+        let expectedNear = try catalog.search(
+            StoreSearch(
+                list: "seoul", area: .near(Coordinate(latitude: 37.5665, longitude: 126.978), withinMeters: 2_000), limit: 100))
         try await fixture.application.test(.router) { client in
             let text = try await client.checked(.get, "/stores/search?list=seoul&q=GAROSU", template: Self.template)
             #expect(text.status == 200)
@@ -42,18 +43,19 @@ import TestSupport
         }
     }
 
-    @Test(arguments: [
-        ("/stores/search?q=a", 400, "list is required"),
-        ("/stores/search?list=seoul&q=", 400, "q is empty"),
-        ("/stores/search?list=seoul&q=" + String(repeating: "x", count: 10_000), 414, "4096 bytes"),
-        ("/stores/search?list=seoul&q=" + String(repeating: "x", count: 201), 400, "longer than 200"),
-        ("/stores/search?list=seoul&where=seats", 400, "where takes KEY=VALUE"),
-        ("/stores/search?list=seoul&lat=37&lng=127&south=1&west=2&north=3&east=4", 400, "not both"),
-        ("/stores/search?list=seoul&openAt=yesterday", 400, "openAt must be an ISO 8601 instant"),
-        ("/stores/search?list=seoul&cursor=nope", 400, "cursor is not one a page gave"),
-        ("/stores/search?list=seoul&lat=37", 400, "lat and lng go together"),
-        ("/stores/search?list=nope&q=a", 404, "no list named 'nope'"),
-    ] as [(String, Int, String)])
+    @Test(
+        arguments: [
+            ("/stores/search?q=a", 400, "list is required"),
+            ("/stores/search?list=seoul&q=", 400, "q is empty"),
+            ("/stores/search?list=seoul&q=" + String(repeating: "x", count: 10_000), 414, "4096 bytes"),
+            ("/stores/search?list=seoul&q=" + String(repeating: "x", count: 201), 400, "longer than 200"),
+            ("/stores/search?list=seoul&where=seats", 400, "where takes KEY=VALUE"),
+            ("/stores/search?list=seoul&lat=37&lng=127&south=1&west=2&north=3&east=4", 400, "not both"),
+            ("/stores/search?list=seoul&openAt=yesterday", 400, "openAt must be an ISO 8601 instant"),
+            ("/stores/search?list=seoul&cursor=nope", 400, "cursor is not one a page gave"),
+            ("/stores/search?list=seoul&lat=37", 400, "lat and lng go together"),
+            ("/stores/search?list=nope&q=a", 404, "no list named 'nope'"),
+        ] as [(String, Int, String)])
     func badInputIsAJSONError(uri: String, status: Int, words: String) async throws {
         let fixture = try ServerFixture()
         try await fixture.application.test(.router) { client in

@@ -4,8 +4,8 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import StoreCatalog
-import Testing
 import TestSupport
+import Testing
 
 /// A server over a fresh catalog file holding the sample list `seoul`
 /// (44 coffee shops), and helpers that check every response against the

@@ -2,9 +2,9 @@ import CarouselServer
 import Foundation
 import HummingbirdTesting
 import HummingbirdWSClient
+import Locks
 import Logging
 import NIOCore
-import Locks
 import Testing
 
 /// What a session's client received, each line with the client's clock when it came.
@@ -111,8 +111,9 @@ final class Received: Sendable {
                 // The map alone keeps the layout; the view model frames the
                 // focused store anew, for a 390 × 844 view whose bottom 240 pt
                 // the cards cover (inset framing).
-                try await outbound.write(.text(
-                    #"{"map":{"mapWidth":390,"mapHeight":844,"insets":{"bottom":240},"framing":"inset"}}"#))
+                try await outbound.write(
+                    .text(
+                        #"{"map":{"mapWidth":390,"mapHeight":844,"insets":{"bottom":240},"framing":"inset"}}"#))
                 try await received.wait(for: "camera", count: 2)
                 let framed = try #require(received.of("camera").last?.line)
                 #expect(framed["index"] as? Int == 0)
@@ -177,8 +178,10 @@ final class Received: Sendable {
         try await fixture.application.test(.live) { client in
             let port = try #require(client.port)
             try await Self.session(port: port) { outbound, received in
-                for bad in ["nope", "[1]", #"{"offset":"x"}"#, #"{"offset":true}"#, #"{"tapMarker":1.5}"#, #"{"tapMarker":99}"#,
-                            #"{"flip":1}"#, #"{"layout":{"viewport":-5}}"#, #"{"layout":{},"initialIndex":500}"#] {
+                for bad in [
+                    "nope", "[1]", #"{"offset":"x"}"#, #"{"offset":true}"#, #"{"tapMarker":1.5}"#, #"{"tapMarker":99}"#,
+                    #"{"flip":1}"#, #"{"layout":{"viewport":-5}}"#, #"{"layout":{},"initialIndex":500}"#,
+                ] {
                     try await outbound.write(.text(bad))
                 }
                 try await outbound.write(.binary(ByteBuffer(string: "raw")))

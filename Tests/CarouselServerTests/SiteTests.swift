@@ -26,8 +26,8 @@ import Testing
         }
         var options = ServerOptions()
         options.publicHosts = ["carousel.example"]
-        let public_ = try ServerFixture(options: options)
-        try await public_.application.test(.live) { client in
+        let publicServer = try ServerFixture(options: options)
+        try await publicServer.application.test(.live) { client in
             let port = try #require(client.port)
             let named = try await RawHTTP.exchange(port: port, RawHTTP.get("/lists", headers: [("Host", "Carousel.example")]))
             #expect(named.status == 200)

@@ -1,8 +1,8 @@
 import CarouselServer
 import Foundation
 import HummingbirdTesting
-import Testing
 import TestSupport
+import Testing
 
 /// HTTPS on a running server with a self-signed certificate made here by
 /// the openssl command; a reload serves the new certificate to the next

@@ -2,8 +2,8 @@ import CarouselServer
 import Foundation
 import HummingbirdTesting
 import StoreCatalog
-import Testing
 import TestSupport
+import Testing
 
 /// `POST /lists/{name}/import` and `POST /simulate`: the CLI's rules and
 /// documents over HTTP, and their bad inputs answered 4xx.
@@ -31,7 +31,8 @@ import TestSupport
             let unknown = try await client.checked(
                 .post, "/lists/k/import", template: "/lists/{name}/import", headers: fixture.writeHeaders(contentType: "text/plain"), body: Self.csv)
             #expect(unknown.status == 400)
-            let badFormat = try await client.checked(.post, "/lists/k/import?format=xls", template: "/lists/{name}/import", headers: fixture.writeHeaders(), body: Self.csv)
+            let badFormat = try await client.checked(
+                .post, "/lists/k/import?format=xls", template: "/lists/{name}/import", headers: fixture.writeHeaders(), body: Self.csv)
             #expect(badFormat.status == 400)
             let badFlag = try await client.checked(
                 .post, "/lists/k/import?format=csv&replace=maybe", template: "/lists/{name}/import", headers: fixture.writeHeaders(), body: Self.csv)
@@ -42,7 +43,8 @@ import TestSupport
     @Test func anExistingListIs409UnlessReplaced() async throws {
         let fixture = try ServerFixture()
         try await fixture.application.test(.router) { client in
-            let again = try await client.checked(.post, "/lists/seoul/import?format=csv", template: "/lists/{name}/import", headers: fixture.writeHeaders(), body: Self.csv)
+            let again = try await client.checked(
+                .post, "/lists/seoul/import?format=csv", template: "/lists/{name}/import", headers: fixture.writeHeaders(), body: Self.csv)
             #expect(again.status == 409)
             #expect(again.errorCode == "list_exists")
             #expect(try fixture.catalog.count(list: "seoul") == 44)
@@ -57,7 +59,8 @@ import TestSupport
         let fixture = try ServerFixture()
         let body = try String(contentsOf: Paths.sampleData.appendingPathComponent("bad-stores.csv"), encoding: .utf8)
         try await fixture.application.test(.router) { client in
-            let rejected = try await client.checked(.post, "/lists/bad/import?format=csv", template: "/lists/{name}/import", headers: fixture.writeHeaders(), body: body)
+            let rejected = try await client.checked(
+                .post, "/lists/bad/import?format=csv", template: "/lists/{name}/import", headers: fixture.writeHeaders(), body: body)
             #expect(rejected.status == 422)
             #expect(rejected.errorCode == "rows_rejected")
             let report = try #require((rejected.object["error"] as? [String: Any])?["report"] as? [String: Any])
@@ -82,7 +85,8 @@ import TestSupport
                 .post, "/lists/x/import?format=csv", template: "/lists/{name}/import", headers: fixture.writeHeaders(), body: "a,b\n1,2\n")
             #expect(noColumns.status == 422)
             #expect(noColumns.errorCode == "invalid_file")
-            let notJSON = try await client.checked(.post, "/lists/x/import?format=json", template: "/lists/{name}/import", headers: fixture.writeHeaders(), body: "{")
+            let notJSON = try await client.checked(
+                .post, "/lists/x/import?format=json", template: "/lists/{name}/import", headers: fixture.writeHeaders(), body: "{")
             #expect(notJSON.status == 422)
             let large = try await client.checked(
                 .post, "/lists/x/import?format=csv", template: "/lists/{name}/import", headers: fixture.writeHeaders(),
@@ -99,7 +103,8 @@ import TestSupport
         for row in 0..<5000 { rows += "g\(row),Place \(row),\(Double(row % 170) - 85),\(Double(row % 350) - 175)\n" }
         let body = rows
         try await fixture.application.test(.live) { client in
-            let response = try await client.checked(.post, "/lists/big/import?format=csv", template: "/lists/{name}/import", headers: fixture.writeHeaders(), body: body)
+            let response = try await client.checked(
+                .post, "/lists/big/import?format=csv", template: "/lists/{name}/import", headers: fixture.writeHeaders(), body: body)
             #expect(response.status == 200)
             #expect(response.object["imported"] as? Int == 5000)
         }
@@ -130,14 +135,18 @@ import TestSupport
         limits.maxJSONBody = 4096
         let fixture = try ServerFixture(limits: limits)
         try await fixture.application.test(.router) { client in
-            for body in ["", "[]", "{", #"{"list":"seoul"}"#, #"{"script":{"events":[]}}"#, #"{"list":"seoul","script":[]}"#,
-                         #"{"list":"seoul","script":{"events":[]},"trace":1}"#, #"{"list":"seoul","script":{"events":[]},"x":1}"#] {
+            for body in [
+                "", "[]", "{", #"{"list":"seoul"}"#, #"{"script":{"events":[]}}"#, #"{"list":"seoul","script":[]}"#,
+                #"{"list":"seoul","script":{"events":[]},"trace":1}"#, #"{"list":"seoul","script":{"events":[]},"x":1}"#,
+            ] {
                 let response = try await client.checked(.post, "/simulate", template: "/simulate", body: body)
                 #expect(response.status == 400, "\(body): \(response.text)")
             }
-            for script in [#"{"events":[{"at":0,"tapMaker":1}]}"#, #"{"events":[{"at":0,"tapMarker":99}]}"#,
-                           #"{"events":[{"at":1e9,"end":true}]}"#, #"{"events":[{"at":0,"drag":{"by":1,"durationMs":1e12}}]}"#,
-                           #"{"layout":{"viewport":-1},"events":[]}"#] {
+            for script in [
+                #"{"events":[{"at":0,"tapMaker":1}]}"#, #"{"events":[{"at":0,"tapMarker":99}]}"#,
+                #"{"events":[{"at":1e9,"end":true}]}"#, #"{"events":[{"at":0,"drag":{"by":1,"durationMs":1e12}}]}"#,
+                #"{"layout":{"viewport":-1},"events":[]}"#,
+            ] {
                 let response = try await client.checked(
                     .post, "/simulate", template: "/simulate", body: #"{"list":"seoul","script":\#(script)}"#)
                 #expect(response.status == 422, "\(script): \(response.text)")
@@ -146,7 +155,8 @@ import TestSupport
             let missing = try await client.checked(.post, "/simulate", template: "/simulate", body: #"{"list":"nowhere","script":{"events":[]}}"#)
             #expect(missing.status == 404)
             let large = try await client.checked(
-                .post, "/simulate", template: "/simulate", body: #"{"list":"seoul","script":{"events":[]},"pad":""# + String(repeating: " ", count: 5000) + "\"}")
+                .post, "/simulate", template: "/simulate",
+                body: #"{"list":"seoul","script":{"events":[]},"pad":""# + String(repeating: " ", count: 5000) + "\"}")
             #expect(large.status == 413)
         }
     }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Clustering
 
 /// Small cases worked out by hand from supercluster's rules (radius 40 px of
@@ -56,8 +57,9 @@ import Testing
         ])
         // Within r(16): they merge at maxZoom already; id (1 << 5) + 17 + 3.
         let markers = try index.clusters(in: .world, zoom: 16)
-        #expect(markers == [.point(0), .cluster(Cluster(id: 52, count: 2, x: markers[1].cluster!.x, y: markers[1].cluster!.y))]
-            || markers == [.cluster(Cluster(id: 52, count: 2, x: markers[0].cluster!.x, y: markers[0].cluster!.y)), .point(0)])
+        #expect(
+            markers == [.point(0), .cluster(Cluster(id: 52, count: 2, x: markers[1].cluster!.x, y: markers[1].cluster!.y))]
+                || markers == [.cluster(Cluster(id: 52, count: 2, x: markers[0].cluster!.x, y: markers[0].cluster!.y)), .point(0)])
         #expect(try index.expansionZoom(of: 52) == 17)
         #expect(try index.leaves(of: 52).sorted() == [1, 2])
         #expect(throws: ClusterError.unknownCluster(53)) { try index.children(of: 53) }

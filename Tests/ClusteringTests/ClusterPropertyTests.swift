@@ -1,5 +1,6 @@
-import Testing
 import TestSupport
+import Testing
+
 @testable import Clustering
 
 /// Properties over seeded random point sets: towns of points around a few

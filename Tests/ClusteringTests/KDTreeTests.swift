@@ -1,6 +1,7 @@
-import Testing
-@testable import Clustering
 import TestSupport
+import Testing
+
+@testable import Clustering
 
 @Suite struct KDTreeTests {
     /// Brute force over the same Float-rounded coordinates.

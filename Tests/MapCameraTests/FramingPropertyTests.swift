@@ -58,8 +58,9 @@ struct FramingPropertyTests {
             let spread = [0.001, 0.05, 1, 10].randomElement(using: &random)!
             let center = Self.randomCoordinate(&random)
             let stores = (0..<Int.random(in: 1...5, using: &random)).map { _ in
-                at(min(max(center.latitude + Double.random(in: -spread...spread, using: &random), -84), 84),
-                   WebMercator.wrappedLongitude(center.longitude + Double.random(in: -spread...spread, using: &random)))
+                at(
+                    min(max(center.latitude + Double.random(in: -spread...spread, using: &random), -84), 84),
+                    WebMercator.wrappedLongitude(center.longitude + Double.random(in: -spread...spread, using: &random)))
             }
             let camera = try #require(framing.frame(stores[0], fitting: Array(stores.dropFirst())))
             // At minZoom a bounds too wide for the view cannot fit: nothing to check.

@@ -5,8 +5,8 @@ import MapSyncCatalog
 import Observables
 import ObservablesTesting
 import StoreCatalog
-import Testing
 import TestSupport
+import Testing
 
 /// A catalog list behind the view model, as an app that keeps its stores in
 /// the catalog uses it.
@@ -53,9 +53,10 @@ import TestSupport
         let command = try viewModel.reload(after, layout: LayoutSpec().layout(dataCount: after.count), keepingFocusOn: "c")
         #expect(command?.dataIndex == 0)
         #expect(cameras.values.map(\.storeId) == ["c"], "the camera stays on c")
-        #expect(markers.values == [
-            MarkerSelection(index: 2, storeId: "c", previousIndex: nil),
-            MarkerSelection(index: 0, storeId: "c", previousIndex: nil),
-        ])
+        #expect(
+            markers.values == [
+                MarkerSelection(index: 2, storeId: "c", previousIndex: nil),
+                MarkerSelection(index: 0, storeId: "c", previousIndex: nil),
+            ])
     }
 }

@@ -2,8 +2,8 @@ import CarouselEngine
 import Foundation
 import MapSync
 import StoreCatalog
-import Testing
 import TestSupport
+import Testing
 
 /// The library's errors speak the library's terms: no command-line flag and
 /// no command of the `carousel` tool, which adds its own hints.
@@ -44,7 +44,9 @@ import TestSupport
             ("syntax.json", "[{\"id\" 1}]", .json),
         ] {
             let file = try directory.write(name, text)
-            record { var reader = try makeStoreRowReader(for: file, format: format); while try reader.next() != nil {} }
+            record {
+                var reader = try makeStoreRowReader(for: file, format: format); while try reader.next() != nil {}
+            }
         }
         record { _ = try makeStoreRowReader(for: directory.path("missing.csv"), format: .csv) }
 
@@ -77,8 +79,9 @@ import TestSupport
         }
         // SQLITE_CANTOPEN is 14; the extended code keeps it in its low byte.
         #expect(error?.sqliteResultCode.map { $0 & 0xFF } == 14)
-        #expect(CatalogError.sqlite(code: 13, message: "database or disk is full").description
-            == "database error (SQLite error 13): database or disk is full")
+        #expect(
+            CatalogError.sqlite(code: 13, message: "database or disk is full").description
+                == "database error (SQLite error 13): database or disk is full")
     }
 
     @Test func readerErrorsCarryTheirPosition() throws {

@@ -5,9 +5,10 @@ import ObservablesTesting
 
 /// `count` stores `s0`, `s1`, … a little apart across Seoul.
 func sampleStores(_ count: Int) -> InMemoryStoreDirectory {
-    InMemoryStoreDirectory((0..<count).map { i in
-        StorePin(id: "s\(i)", latitude: 37.5 + Double(i) / 100, longitude: 127 + Double(i) / 100)
-    })
+    InMemoryStoreDirectory(
+        (0..<count).map { i in
+            StorePin(id: "s\(i)", latitude: 37.5 + Double(i) / 100, longitude: 127 + Double(i) / 100)
+        })
 }
 
 /// The default layout (390-pt viewport, 300-pt cards, spacing 12: page 312,

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// That `MapSyncAppModel` is main-actor isolated, checked by the compiler:
 /// a call from a nonisolated function must not compile, the same call from
@@ -27,7 +27,8 @@ import TestSupport
     }
 
     @Test func aCallFromTheMainActorCompiles() throws {
-        let result = try typecheck("""
+        let result = try typecheck(
+            """
             import MapSync
             @MainActor func onMain(_ model: MapSyncAppModel) throws {
                 try model.tapMarker(0)
@@ -39,7 +40,8 @@ import TestSupport
 
     @Test func aCallFromANonisolatedFunctionDoesNotCompile() throws {
         // What a URLSession completion handler is: a nonisolated closure.
-        let result = try typecheck("""
+        let result = try typecheck(
+            """
             import MapSync
             func fromAnyThread(_ model: MapSyncAppModel) throws {
                 try model.tapMarker(0)
@@ -51,7 +53,8 @@ import TestSupport
 
     @Test func theThreadSafeCoreStaysCallableFromAnyThread() throws {
         // The server's sessions call the core off the main actor.
-        let result = try typecheck("""
+        let result = try typecheck(
+            """
             import MapSync
             func fromAnyThread(_ model: MapSyncAppModel) throws {
                 try model.core.tapMarker(0)

@@ -20,8 +20,9 @@ import Testing
     /// The carousel resting on card `index` at virtual time `time`.
     func frame(_ model: MapSyncAppModel, at time: Milliseconds, focus index: Int, in layout: CarouselLayout) {
         scheduler.advance(to: time)
-        model.frame(Frame(
-            time: time, offset: layout.rest(index), index: index, dataIndex: index, direction: .none, isSettled: false))
+        model.frame(
+            Frame(
+                time: time, offset: layout.rest(index), index: index, dataIndex: index, direction: .none, isSettled: false))
     }
 
     @Test func cameraUpdatesAndMarkerSelectionsArriveAsAsyncSequencesOnVirtualTime() async throws {
@@ -131,9 +132,21 @@ import Testing
         let layout = try layout(8)
         let state = MapSyncState(observing: model)
         let cameraChanged = LockedFlag(), markerChanged = LockedFlag(), focusChanged = LockedFlag()
-        withObservationTracking { _ = state.camera } onChange: { cameraChanged.set(true) }
-        withObservationTracking { _ = state.selectedMarker } onChange: { markerChanged.set(true) }
-        withObservationTracking { _ = state.focusedIndex } onChange: { focusChanged.set(true) }
+        withObservationTracking {
+            _ = state.camera
+        } onChange: {
+            cameraChanged.set(true)
+        }
+        withObservationTracking {
+            _ = state.selectedMarker
+        } onChange: {
+            markerChanged.set(true)
+        }
+        withObservationTracking {
+            _ = state.focusedIndex
+        } onChange: {
+            focusChanged.set(true)
+        }
 
         try model.load(stores, layout: layout)
         // Observation calls `onChange` before the change, synchronously, in
@@ -147,7 +160,11 @@ import Testing
         #expect(focusChanged.value == true && state.focusedIndex == 2)
         // The debounced camera, 250 ms later, is observed as well.
         let again = LockedFlag()
-        withObservationTracking { _ = state.camera } onChange: { again.set(true) }
+        withObservationTracking {
+            _ = state.camera
+        } onChange: {
+            again.set(true)
+        }
         scheduler.advance(to: 260)
         #expect(again.value == true && state.camera?.index == 2)
     }
@@ -160,7 +177,11 @@ import Testing
         try model.load(stores, layout: layout)
         frame(model, at: 10, focus: 0, in: layout)
         let changed = LockedFlag()
-        withObservationTracking { _ = state.focusedIndex } onChange: { changed.set(true) }
+        withObservationTracking {
+            _ = state.focusedIndex
+        } onChange: {
+            changed.set(true)
+        }
         frame(model, at: 20, focus: 0, in: layout)
         #expect(changed.value == nil)
     }
@@ -199,7 +220,7 @@ final class LockedFlag: @unchecked Sendable {
     let layout = try LayoutSpec().layout(dataCount: stores.count)
 
     var cameras = viewModel.cameraUpdates.makeAsyncIterator()
-    try viewModel.load(stores, layout: layout)          // store a at t = 0, at once
+    try viewModel.load(stores, layout: layout)  // store a at t = 0, at once
     #expect(try await cameras.next()?.storeId == "a")
 
     // The user drags to card b: frames every 16 ms until t = 160.
@@ -209,7 +230,7 @@ final class LockedFlag: @unchecked Sendable {
     }
     // 160 + 250: the camera falls due exactly 250 ms after the last frame.
     scheduler.advance(to: 409.9)
-    #expect(scheduler.pendingCount == 1)                // its timer, still waiting
+    #expect(scheduler.pendingCount == 1)  // its timer, still waiting
     scheduler.advance(to: 410)
     #expect(scheduler.pendingCount == 0)
     #expect(try await cameras.next()?.storeId == "b")

@@ -68,11 +68,13 @@ import Testing
 
         let first = try camera(0, framing, from: nil)
         let seventh = try camera(7, framing, from: first.viewpoint)
-        expectEvents(map.events, [
-            .next(0, .camera(first)), marker(0, 0, previous: nil),
-            marker(850, 3, previous: 0),  // the fling's card is in view: no camera
-            .next(1350, .camera(seventh)), marker(1350, 7, previous: 3),
-        ])
+        expectEvents(
+            map.events,
+            [
+                .next(0, .camera(first)), marker(0, 0, previous: nil),
+                marker(850, 3, previous: 0),  // the fling's card is in view: no camera
+                .next(1350, .camera(seventh)), marker(1350, 7, previous: 3),
+            ])
         #expect(first.animation == CameraTransition.none)
         let screen = framing.screenPoint(of: coordinate(3), under: first.viewpoint)
         #expect(abs(screen.x - 282.4) < 0.1 && abs(screen.y - 191.9) < 0.5, "\(screen)")
@@ -101,10 +103,12 @@ import Testing
 
         let first = try camera(0, framing, from: nil)
         let tapped = try camera(5, framing, from: first.viewpoint)
-        expectEvents(map.events, [
-            .next(0, .camera(first)), marker(0, 0, previous: nil),
-            .next(1000, .camera(tapped)), marker(1000, 5, previous: 0),
-        ])
+        expectEvents(
+            map.events,
+            [
+                .next(0, .camera(first)), marker(0, 0, previous: nil),
+                .next(1000, .camera(tapped)), marker(1000, 5, previous: 0),
+            ])
         let flight = try #require(tapped.animation)
         #expect(flight.kind == .fly)
         #expect(abs(flight.durationMs - 626.96) < 0.01, "\(flight)")
@@ -167,8 +171,9 @@ import Testing
         #expect(message(#"{"tileSize": 300}"#) == "scroll script: map.tileSize must be 256 or 512 (got 300)")
         #expect(message(#"{"framing": "zoom"}"#) == "scroll script: map.framing must be one of center, inset, fit, keep (got 'zoom')")
         #expect(message(#"{"mapWidth": 0}"#) == "scroll script: map.mapWidth must be a finite number of points in (0, 100000] (got 0)")
-        #expect(message(#"{"insets": {"bottom": 900}}"#)
-            == "scroll script: map.insets must be top + bottom < mapHeight 844 so the visible rect has a height (got top + bottom = 900)")
+        #expect(
+            message(#"{"insets": {"bottom": 900}}"#)
+                == "scroll script: map.insets must be top + bottom < mapHeight 844 so the visible rect has a height (got top + bottom = 900)")
         #expect(message(#"{"zoom": 21}"#) == "scroll script: map.zoom must be a zoom in [minZoom 0, maxZoom 20] (got 21)")
         #expect(message(#"{"insets": [1, 2]}"#) == "scroll script: map.insets must be [top, left, bottom, right]: 4 numbers (got 2)")
         #expect(message(#"{"zoomLevel": 3}"#)?.hasPrefix("scroll script: unknown key 'zoomLevel' in map") == true)

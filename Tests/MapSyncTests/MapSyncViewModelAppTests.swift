@@ -1,8 +1,8 @@
 import CarouselEngine
+import Locks
 import MapSync
 import Observables
 import ObservablesTesting
-import Locks
 import Testing
 
 /// The entry points an app calls: raw scroll offsets, reloads that keep the
@@ -123,9 +123,11 @@ import Testing
         let command = try #require(try viewModel.reload(resorted, layout: newLayout, keepingFocusOn: "s3"))
         #expect(command.dataIndex == 0)
         #expect(command.targetOffset == newLayout.rest(newLayout.firstDataItem))
-        expectEvents(map.events, selection(0, 3, previous: nil, in: stores) + [
-            .next(0, .marker(MarkerSelection(index: 0, storeId: "s3", previousIndex: nil))),
-        ])
+        expectEvents(
+            map.events,
+            selection(0, 3, previous: nil, in: stores) + [
+                .next(0, .marker(MarkerSelection(index: 0, storeId: "s3", previousIndex: nil)))
+            ])
         // Distinct is seeded with the kept store: frames resting on it emit
         // nothing; the next card moves the camera as usual, from index 0.
         _ = scheduler.schedule(at: 100, lane: .input) { _ = try? viewModel.scrolled(to: command.targetOffset) }
@@ -165,7 +167,6 @@ import Testing
     }
 }
 
-
 /// The example of the "Testing a carousel with virtual time" article, as written there.
 @Test func theCameraFollowsTheCarousel250MsAfterItsLastFrame() throws {
     let scheduler = VirtualTimeScheduler()
@@ -180,7 +181,7 @@ import Testing
     _ = viewModel.camera.subscribe(onNext: { camera in
         cameras.withLock { $0.append((scheduler.now, camera.storeId)) }
     })
-    try viewModel.load(stores, layout: layout)          // store a at t = 0, at once
+    try viewModel.load(stores, layout: layout)  // store a at t = 0, at once
 
     // The user drags to card b: frames every 16 ms until t = 160.
     for (step, time) in stride(from: 16.0, through: 160, by: 16).enumerated() {
@@ -191,5 +192,5 @@ import Testing
 
     let seen = cameras.withLock { $0 }
     #expect(seen.map(\.store) == ["a", "b"])
-    #expect(seen.last?.time == 410)   // 160 + 250: exactly 250 ms after the last frame
+    #expect(seen.last?.time == 410)  // 160 + 250: exactly 250 ms after the last frame
 }

@@ -164,7 +164,8 @@ import Testing
         frame(viewModel, at: 20, focus: 1, in: layout)
         frame(viewModel, at: 30, focus: 2, in: layout)
         scheduler.run()
-        expectEvents(map.events,
+        expectEvents(
+            map.events,
             selection(0, 0, previous: nil, in: stores, zoom: 14)
                 + selection(10, 1, previous: 0, in: stores, zoom: 14)
                 + selection(30, 2, previous: 1, in: stores, zoom: 14))
@@ -185,7 +186,8 @@ import Testing
         #expect(throws: MapSyncError.indexOutOfRange(index: 8, count: 8)) {
             try viewModel.load(stores, layout: layout(8), focusedIndex: 8)
         }
-        #expect(MapSyncError.indexOutOfRange(index: 8, count: 8).description
-            == "store 8 is out of range: the list has 8 stores (0...7)")
+        #expect(
+            MapSyncError.indexOutOfRange(index: 8, count: 8).description
+                == "store 8 is out of range: the list has 8 stores (0...7)")
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 import MapSync
-import Testing
 import TestSupport
+import Testing
 
 /// The scripts shipped in `SampleData/scripts/` read and run against a list
 /// the size of the sample stores, and do what their names say.

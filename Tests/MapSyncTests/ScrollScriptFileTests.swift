@@ -1,8 +1,8 @@
 import CarouselEngine
 import Foundation
 import MapSync
-import Testing
 import TestSupport
+import Testing
 
 /// Scroll scripts read from their file in a stream read as `init(json:)`
 /// reads them, fail the same way, and simulate the same timeline.
@@ -48,20 +48,37 @@ struct ScrollScriptFileTests {
         #expect(try events.next() == nil)
     }
 
-    @Test("a bad event fails before anything runs, named by its position and time", arguments: [
-        (#"{"events": [{"at": 10, "offset": 1}, {"at": 5, "offset": 2}]}"#, "event 2 (at 5): events out of order: at 5 comes after 10; list events in time order"),
-        (#"{"events": [{"at": 0, "end": true}, {"at": 1, "offset": 2}]}"#, "event 1: end must be the last event: nothing happens after the input completes"),
-        (#"{"events": [{"at": 0, "drag": {"by": 1, "durationMs": -1}}]}"#, "event 1 (at 0): drag.durationMs must be a finite number of ms ≥ 0 (got -1)"),
-        (#"{"events": [{"at": 0, "tapMaker": 1}]}"#, "event 1 (at 0): unknown event 'tapMaker': an event is one of drag, offset, scrollTo, tapMarker, end"),
-        (#"{"layout": {}}"#, #"scroll script: the script has no "events" array: give at least [] "#),
-        (#"{"events": [{"at": 0, "offset": 1}"#, "scroll script: not valid JSON: expected ',' or ']' between events"),
-        // JSONDecoder keeps the last of repeated names: the issue's class of
-        // strict-JSON defects, in scripts too.
-        (#"{"events": [{"at": 0, "at": 500, "tapMarker": 1}]}"#, #"event 1: duplicate member "at": each name may appear once in an object"#),
-        (#"{"events": [{"at": 0, "drag": {"by": 1, "by": 2, "durationMs": 5}}]}"#, #"event 1: duplicate member "by": each name may appear once in an object"#),
-        (#"{"initialIndex": 0, "initialIndex": 3, "events": []}"#, #"scroll script: duplicate member "initialIndex": each name may appear once in an object"#),
-        (#"{"layout": {"viewport": 1, "vie\u0077port": 2}, "events": []}"#, #"scroll script: duplicate member "viewport": each name may appear once in an object"#),
-    ])
+    @Test(
+        "a bad event fails before anything runs, named by its position and time",
+        arguments: [
+            (
+                #"{"events": [{"at": 10, "offset": 1}, {"at": 5, "offset": 2}]}"#,
+                "event 2 (at 5): events out of order: at 5 comes after 10; list events in time order"
+            ),
+            (
+                #"{"events": [{"at": 0, "end": true}, {"at": 1, "offset": 2}]}"#,
+                "event 1: end must be the last event: nothing happens after the input completes"
+            ),
+            (#"{"events": [{"at": 0, "drag": {"by": 1, "durationMs": -1}}]}"#, "event 1 (at 0): drag.durationMs must be a finite number of ms ≥ 0 (got -1)"),
+            (#"{"events": [{"at": 0, "tapMaker": 1}]}"#, "event 1 (at 0): unknown event 'tapMaker': an event is one of drag, offset, scrollTo, tapMarker, end"),
+            (#"{"layout": {}}"#, #"scroll script: the script has no "events" array: give at least [] "#),
+            (#"{"events": [{"at": 0, "offset": 1}"#, "scroll script: not valid JSON: expected ',' or ']' between events"),
+            // JSONDecoder keeps the last of repeated names: the issue's class of
+            // strict-JSON defects, in scripts too.
+            (#"{"events": [{"at": 0, "at": 500, "tapMarker": 1}]}"#, #"event 1: duplicate member "at": each name may appear once in an object"#),
+            (
+                #"{"events": [{"at": 0, "drag": {"by": 1, "by": 2, "durationMs": 5}}]}"#,
+                #"event 1: duplicate member "by": each name may appear once in an object"#
+            ),
+            (
+                #"{"initialIndex": 0, "initialIndex": 3, "events": []}"#,
+                #"scroll script: duplicate member "initialIndex": each name may appear once in an object"#
+            ),
+            (
+                #"{"layout": {"viewport": 1, "vie\u0077port": 2}, "events": []}"#,
+                #"scroll script: duplicate member "viewport": each name may appear once in an object"#
+            ),
+        ])
     func badEventsFail(json: String, message: String) throws {
         let (directory, path) = try write(json)
         _ = directory
@@ -69,11 +86,13 @@ struct ScrollScriptFileTests {
         #expect(error?.description == message)
     }
 
-    @Test("a repeated name is refused by the whole-document reader as well", arguments: [
-        #"{"events": [{"at": 0, "at": 500, "tapMarker": 1}]}"#,
-        #"{"events": [], "events": []}"#,
-        #"{"map": {"mapWidth": 390, "mapWidth": 400}, "events": []}"#,
-    ])
+    @Test(
+        "a repeated name is refused by the whole-document reader as well",
+        arguments: [
+            #"{"events": [{"at": 0, "at": 500, "tapMarker": 1}]}"#,
+            #"{"events": [], "events": []}"#,
+            #"{"map": {"mapWidth": 390, "mapWidth": 400}, "events": []}"#,
+        ])
     func duplicatesRefusedWhole(json: String) throws {
         let error = #expect(throws: ScrollScriptError.self) { try ScrollScript(json: Data(json.utf8)) }
         #expect(error?.reason.hasPrefix("duplicate member ") == true, "\(String(describing: error))")

@@ -3,8 +3,8 @@ import Foundation
 import MapSync
 import Observables
 import ObservablesTesting
-import Testing
 import TestSupport
+import Testing
 
 /// Scripts replayed end to end — scroller frames → view model → timeline —
 /// with exact expected timelines. Settle times come from the engine's own
@@ -164,13 +164,16 @@ import TestSupport
             var events: [ScrollScript.Event] = []
             for _ in 0..<6 {
                 time += Double.random(in: 0...900, using: &random)
-                let action: ScrollScript.Action = switch Int.random(in: 0..<4, using: &random) {
-                case 0: .drag(by: .random(in: -700...700, using: &random), durationMs: .random(in: 30...300, using: &random),
-                              velocity: .random(in: -4...4, using: &random))
-                case 1: .offset(.random(in: -100...2500, using: &random))
-                case 2: .scrollTo(.random(in: 0..<8, using: &random), animated: .random(using: &random))
-                default: .tapMarker(.random(in: 0..<8, using: &random))
-                }
+                let action: ScrollScript.Action =
+                    switch Int.random(in: 0..<4, using: &random) {
+                    case 0:
+                        .drag(
+                            by: .random(in: -700...700, using: &random), durationMs: .random(in: 30...300, using: &random),
+                            velocity: .random(in: -4...4, using: &random))
+                    case 1: .offset(.random(in: -100...2500, using: &random))
+                    case 2: .scrollTo(.random(in: 0..<8, using: &random), animated: .random(using: &random))
+                    default: .tapMarker(.random(in: 0..<8, using: &random))
+                    }
                 events.append(.init(at: time, action))
             }
             for loop in [false, true] {

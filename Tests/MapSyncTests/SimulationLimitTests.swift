@@ -1,7 +1,7 @@
 import CarouselEngine
+import Locks
 import MapSync
 import Observables
-import Locks
 import Testing
 
 /// Simulations stop at their limits with an error naming the limit, instead
@@ -46,9 +46,10 @@ struct SimulationLimitTests {
     @Test("a fling at deceleration 0.9999999999999999 stops at once at the virtual-time limit")
     func aNearlyEndlessFlingHitsTheTimeLimit() throws {
         let layout = LayoutSpec(deceleration: try Deceleration(rate: 0.9999999999999999))
-        let error = try #require(limitReached {
-            try run([.init(at: 0, .drag(by: 100, durationMs: 100, velocity: 3))], layout: layout)
-        })
+        let error = try #require(
+            limitReached {
+                try run([.init(at: 0, .drag(by: 100, durationMs: 100, velocity: 3))], layout: layout)
+            })
         #expect(error.limit == .virtualTime)
         #expect(error.reason.contains("decelerate"))
     }

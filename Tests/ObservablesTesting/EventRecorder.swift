@@ -1,5 +1,5 @@
-import Observables
 import Locks
+import Observables
 
 /// Records every event it observes with the virtual time it arrived at
 /// (RxTest's `TestableObserver`).

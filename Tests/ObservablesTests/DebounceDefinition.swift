@@ -31,7 +31,8 @@ struct SeededTimeline {
             values.append((time, ["A", "B", "C"].randomElement(using: &random)!))
         }
         let end = time + gaps.randomElement(using: &random)!
-        let terminal: Recorded<String> = Bool.random(using: &random)
+        let terminal: Recorded<String> =
+            Bool.random(using: &random)
             ? .completed(end)
             : .error(end, TestError("end"))
         return Timeline(values: values, terminal: terminal)

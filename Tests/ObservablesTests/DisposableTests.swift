@@ -1,5 +1,5 @@
-import Observables
 import Locks
+import Observables
 import Testing
 
 @Suite struct DisposableTests {

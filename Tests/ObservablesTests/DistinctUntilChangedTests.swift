@@ -26,11 +26,13 @@ import Testing
             .next(40, Store(id: 1, name: "Gangnam")),
         ])
         let events = scheduler.recordUntilIdle(input.distinctUntilChanged(by: \.id))
-        expectEvents(events, [
-            .next(10, Store(id: 1, name: "Gangnam")),
-            .next(30, Store(id: 2, name: "Jamsil")),
-            .next(40, Store(id: 1, name: "Gangnam")),
-        ])
+        expectEvents(
+            events,
+            [
+                .next(10, Store(id: 1, name: "Gangnam")),
+                .next(30, Store(id: 2, name: "Jamsil")),
+                .next(40, Store(id: 1, name: "Gangnam")),
+            ])
     }
 
     @Test func aComparerDecidesEquivalence() {

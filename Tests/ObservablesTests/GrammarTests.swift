@@ -1,6 +1,6 @@
+import Locks
 import Observables
 import ObservablesTesting
-import Locks
 import Testing
 
 /// The Rx grammar `next* (error | completed)?` at the subscription boundary.

@@ -1,5 +1,5 @@
-import Observables
 import Locks
+import Observables
 
 /// A thread-safe list to collect what observers and actions saw.
 final class Log<Entry: Sendable>: Sendable {

@@ -32,7 +32,9 @@ import Testing
         let operatorCanary = Canary()
         let observerCanary = Canary()
         let subscription = subject.asObservable()
-            .map { operatorCanary.touch(); return $0 + 1 }
+            .map {
+                operatorCanary.touch(); return $0 + 1
+            }
             .debounce(100, scheduler: scheduler)
             .distinctUntilChanged()
             .filter { $0 > 0 }
@@ -44,10 +46,13 @@ import Testing
         finish(subject, subscription)
         #expect(scheduler.pendingCount == 0)
         #expect(!subject.hasObservers)
-        return (subscription, Watched(
-            subject: subject, scheduler: scheduler,
-            operatorCanary: operatorCanary, observerCanary: observerCanary
-        ))
+        return (
+            subscription,
+            Watched(
+                subject: subject, scheduler: scheduler,
+                operatorCanary: operatorCanary, observerCanary: observerCanary
+            )
+        )
     }
 
     @Test func disposeReleasesTheSubjectTheChainAndTheObserver() {

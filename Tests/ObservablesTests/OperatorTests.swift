@@ -23,7 +23,8 @@ import Testing
         let frame = 1000.0 / 60
         let frames: [(Milliseconds, Int)] = (0..<30).map { (Double($0) * frame, $0 < 20 ? 1 : 2) }
         let input = scheduler.hotObservable(Recorded.values(frames) + [.completed(2000)])
-        let pipeline = input
+        let pipeline =
+            input
             .debounce(250, scheduler: scheduler)
             .distinctUntilChanged()
             .map { stores[$0] }

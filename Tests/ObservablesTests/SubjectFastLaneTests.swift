@@ -1,10 +1,10 @@
 import Dispatch
 import Foundation
+import Locks
 import Observables
 import ObservablesTesting
-import Locks
-import Testing
 import TestSupport
+import Testing
 
 /// The subject's fast lane (one subscriber, one sender: no lock) and every
 /// way out of it — re-entrant sends, terminal events, subscribers joining
@@ -90,10 +90,11 @@ import TestSupport
     @Test func aCompletionSentFromInsideAFastDeliveryEndsTheSubjectAfterIt() {
         let subject = PublishSubject<Int>()
         let recorder = EventRecorder<Int>(scheduler: VirtualTimeScheduler())
-        let subscription = subject.asObservable().subscribe(Observer { event in
-            recorder.observer.on(event)
-            if event.element == 1 { subject.onCompleted() }
-        })
+        let subscription = subject.asObservable().subscribe(
+            Observer { event in
+                recorder.observer.on(event)
+                if event.element == 1 { subject.onCompleted() }
+            })
         subject.onNext(1)
         subject.onNext(2)
         expectEvents(recorder.events, [.next(0, 1), .completed(0)])
@@ -119,7 +120,7 @@ import TestSupport
         #expect(first.entries == [1, 2])
         #expect(second.entries == [2])
         subscription.dispose()
-        joined.entries.forEach { $0.dispose() }
+        for entry in joined.entries { entry.dispose() }
     }
 
     @Test func theLoneSubscriberDisposingItselfMidDeliveryGetsNothingMoreAndIsReleased() {

@@ -1,7 +1,7 @@
 import Dispatch
+import Locks
 import Observables
 import ObservablesTesting
-import Locks
 import Testing
 
 @Suite struct SubjectTests {
@@ -129,6 +129,6 @@ import Testing
             #expect(seen == Array(first..<(first + seen.count)), "subscriber \(index)")
             #expect(seen.last == valueCount - 1, "subscriber \(index)")
         }
-        subscriptions.entries.forEach { $0.dispose() }
+        for entry in subscriptions.entries { entry.dispose() }
     }
 }

@@ -1,6 +1,6 @@
 import Observables
-import Testing
 import TestSupport
+import Testing
 
 @Suite struct VirtualTimeSchedulerTests {
     let scheduler = VirtualTimeScheduler()

@@ -48,7 +48,11 @@ func immediateValues(of stream: EventStream<Int>) -> [Int] {
         #expect((state as Any) is any Observation.Observable)
 
         let changed = Flag()
-        withObservationTracking { _ = model.insets } onChange: { changed.set() }
+        withObservationTracking {
+            _ = model.insets
+        } onChange: {
+            changed.set()
+        }
         model.insets = MapInsets(top: 10, bottom: 240)
         #expect(changed.isSet)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import OpeningHours
 
 /// Opening hours read and evaluated as the reference implementations do.
@@ -32,7 +33,7 @@ struct OpeningHoursTests {
     /// opening-hours-py 1.1 (the Rust `opening-hours` crate, which follows
     /// opening_hours.js) gives them: `OpeningHours(expr).is_open(datetime)`.
     static let reference: [(String, String)] = [
-                ("Mo-Fr 08:00-12:00,13:00-17:30", "0100000000011000000"),
+        ("Mo-Fr 08:00-12:00,13:00-17:30", "0100000000011000000"),
         ("Mo,We,Fr 09:00-18:00", "0010000000001010000"),
         ("Fr-Mo 10:00-16:00", "0010000001001011100"),
         ("Mo-Su 22:00-02:00", "0001101110000100011"),
@@ -107,20 +108,22 @@ struct OpeningHoursTests {
         #expect(!bar.isOpen(at: try Self.instant("2026-11-28T10:30:00Z"), in: losAngeles))  // Sat 02:30 PST
     }
 
-    @Test("mistakes are reported with their column", arguments: [
-        ("", 1, "empty"),
-        ("Mo-Fr 08:00-12:00;", 19, "nothing after ';'"),
-        ("Mo-Fr 8:00-12", 12, "expected a time"),
-        ("Mo 25:00-26:00", 4, "no such time: 25:00"),
-        ("Mo 08:00-49:00", 10, "no such time: 49:00"),
-        ("Mo 24:00-25:00", 9, "cannot start at 24:00"),
-        ("Dec 32 off", 5, "a day of Dec, 1 to 31"),
-        ("Apr 31 off", 5, "a day of Apr, 1 to 30"),
-        ("Mx 08:00-12:00", 1, "unknown word 'Mx'"),
-        ("Mo-Xy 08:00-12:00", 4, "unknown weekday 'Xy'"),
-        ("Mo 08:00-12:00 || Tu off", 16, "'||'"),
-        ("Mo 08:00 12:00", 9, "expected '-'"),
-    ] as [(String, Int, String)])
+    @Test(
+        "mistakes are reported with their column",
+        arguments: [
+            ("", 1, "empty"),
+            ("Mo-Fr 08:00-12:00;", 19, "nothing after ';'"),
+            ("Mo-Fr 8:00-12", 12, "expected a time"),
+            ("Mo 25:00-26:00", 4, "no such time: 25:00"),
+            ("Mo 08:00-49:00", 10, "no such time: 49:00"),
+            ("Mo 24:00-25:00", 9, "cannot start at 24:00"),
+            ("Dec 32 off", 5, "a day of Dec, 1 to 31"),
+            ("Apr 31 off", 5, "a day of Apr, 1 to 30"),
+            ("Mx 08:00-12:00", 1, "unknown word 'Mx'"),
+            ("Mo-Xy 08:00-12:00", 4, "unknown weekday 'Xy'"),
+            ("Mo 08:00-12:00 || Tu off", 16, "'||'"),
+            ("Mo 08:00 12:00", 9, "expected '-'"),
+        ] as [(String, Int, String)])
     func mistakesHaveAColumn(expression: String, column: Int, reason: String) {
         #expect { try OpeningHours(expression) } throws: { error in
             guard let error = error as? OpeningHoursError else { return false }

@@ -1,6 +1,7 @@
-import Testing
-@testable import StoreCatalog
 import TestSupport
+import Testing
+
+@testable import StoreCatalog
 
 /// The `stores.attributes` column: sorted keys, escapes, and a round trip.
 @Suite("Attributes JSON")
@@ -8,8 +9,9 @@ struct AttributesJSONTests {
     @Test("keys come out sorted and values escaped")
     func sortedAndEscaped() {
         let attributes = ["b": "2", "a": "say \"hi\"", "c": "tab\there\\", "가": "서울", "ctrl": "\u{1}"]
-        #expect(AttributesJSON.encode(attributes)
-            == #"{"a":"say \"hi\"","b":"2","c":"tab\there\\","ctrl":"\u0001","가":"서울"}"#)
+        #expect(
+            AttributesJSON.encode(attributes)
+                == #"{"a":"say \"hi\"","b":"2","c":"tab\there\\","ctrl":"\u0001","가":"서울"}"#)
         #expect(AttributesJSON.encode([:]) == nil)
     }
 
@@ -21,9 +23,10 @@ struct AttributesJSONTests {
             var attributes: [String: String] = [:]
             while attributes.count < count {
                 let key = String((0..<Int.random(in: 1...4, using: &random)).map { _ in alphabet.randomElement(using: &random)! })
-                attributes[key] = String((0..<Int.random(in: 0...6, using: &random)).map { _ in
-                    alphabet.randomElement(using: &random)!
-                })
+                attributes[key] = String(
+                    (0..<Int.random(in: 0...6, using: &random)).map { _ in
+                        alphabet.randomElement(using: &random)!
+                    })
             }
             var bytes: [UInt8] = []
             AttributesJSON.append(attributes, to: &bytes)

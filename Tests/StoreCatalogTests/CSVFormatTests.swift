@@ -9,15 +9,17 @@ struct CSVFormatTests {
 
     @Test func readsStoresWithTheirLinesAndAttributes() throws {
         let rows = try readRows("id,name,latitude,longitude,seats\nhc-1,Gangnam,37.4979,127.0276,33\nhc-2,Jongno,37.5704,126.9921,\n")
-        #expect(rows == [
-            .valid(Store(id: "hc-1", name: "Gangnam", latitude: 37.4979, longitude: 127.0276, attributes: ["seats": "33"]), line: 2),
-            // An empty value is no attribute at all.
-            .valid(Store(id: "hc-2", name: "Jongno", latitude: 37.5704, longitude: 126.9921), line: 3),
-        ])
+        #expect(
+            rows == [
+                .valid(Store(id: "hc-1", name: "Gangnam", latitude: 37.4979, longitude: 127.0276, attributes: ["seats": "33"]), line: 2),
+                // An empty value is no attribute at all.
+                .valid(Store(id: "hc-2", name: "Jongno", latitude: 37.5704, longitude: 126.9921), line: 3),
+            ])
     }
 
     @Test func quotedFieldsHoldCommasDoubledQuotesAndLineBreaks() throws {
-        let csv = "id,name,latitude,longitude,address\n"
+        let csv =
+            "id,name,latitude,longitude,address\n"
             + "a,\"Haneul \"\"Blue\"\" Coffee\",37.5,127.0,\"Gangnam-daero 396, 1F\"\n"
             + "b,\"Two\nLines\",37.6,127.1,\"x\"\n"
             + "c,Third,37.7,127.1,y\n"
@@ -49,10 +51,11 @@ struct CSVFormatTests {
 
     @Test func wrongColumnCountIsARowIssue() throws {
         let rows = try readRows(Self.header + "a,A,1,2\nb,B,1\nc,C,1,2,3\n")
-        #expect(rows.issues == [
-            ImportIssue(line: 3, column: nil, reason: "expected 4 fields, found 3"),
-            ImportIssue(line: 4, column: nil, reason: "expected 4 fields, found 5"),
-        ])
+        #expect(
+            rows.issues == [
+                ImportIssue(line: 3, column: nil, reason: "expected 4 fields, found 3"),
+                ImportIssue(line: 4, column: nil, reason: "expected 4 fields, found 5"),
+            ])
         #expect(rows.stores.map(\.id) == ["a"])
     }
 
@@ -112,10 +115,12 @@ struct CSVFormatTests {
         #expect(rows.count == 311)
         #expect(rows.issues.isEmpty)
         let heunghae = try #require(rows.stores.first)
-        #expect(heunghae == Store(
-            id: "gn1832015", name: "Heunghae", latitude: 36.10945, longitude: 129.34517,
-            attributes: ["name_ko": "흥해", "population": "36080"]
-        ))
+        #expect(
+            heunghae
+                == Store(
+                    id: "gn1832015", name: "Heunghae", latitude: 36.10945, longitude: 129.34517,
+                    attributes: ["name_ko": "흥해", "population": "36080"]
+                ))
     }
 
     @Test func allGeoNamesPlacesAreValid() throws {

@@ -1,8 +1,9 @@
 import Foundation
 import GRDB
-import Testing
-@testable import StoreCatalog
 import TestSupport
+import Testing
+
+@testable import StoreCatalog
 
 /// The storage choices made for speed keep the database's guarantees.
 @Suite("Catalog storage")

@@ -60,7 +60,8 @@ struct ChunkingFormatTests {
     }
 
     @Test func jsonWithEscapesReadsTheSameWithAnyChunkSize() throws {
-        let json = #"[{"id":"a","name":"\uD83D\uDE00 \u00e9\n\"q\"","lat":"1.5","lng":2,"extra":{"k":[1,{"z":null}]}},"#
+        let json =
+            #"[{"id":"a","name":"\uD83D\uDE00 \u00e9\n\"q\"","lat":"1.5","lng":2,"extra":{"k":[1,{"z":null}]}},"#
             + #" {"id":"b","name":"하늘","lat":3,"lng":4}]"#
         let whole = try readRows(json, as: .json)
         #expect(whole.stores.count == 2)

@@ -2,6 +2,7 @@ import Clustering
 import Foundation
 import GRDB
 import Testing
+
 @testable import StoreCatalog
 
 /// The stored cluster index: the same answers as clustering in memory, and
@@ -93,9 +94,10 @@ import Testing
                 #expect(try Self.storedIndexes(catalog) == 2)
             }
         }
-        #expect(try catalog.read { db in
-            try Int.fetchOne(db, sql: "SELECT count(DISTINCT list) FROM cluster_parts")!
-        } == 1)
+        #expect(
+            try catalog.read { db in
+                try Int.fetchOne(db, sql: "SELECT count(DISTINCT list) FROM cluster_parts")!
+            } == 1)
     }
 
     /// No trigger watches inserts (they would cost every imported row): an
@@ -106,10 +108,11 @@ import Testing
         let before = try test.catalog.clusters(list: "kr", zoom: 17, box: .world)
         #expect(before.count == 311)
         try test.catalog.write { db in
-            try db.execute(sql: """
-                INSERT INTO list_items (list, position, store)
-                SELECT list, 311, store FROM list_items WHERE position = 0
-                """)
+            try db.execute(
+                sql: """
+                    INSERT INTO list_items (list, position, store)
+                    SELECT list, 311, store FROM list_items WHERE position = 0
+                    """)
         }
         let after = try test.catalog.clusters(list: "kr", zoom: 17, box: .world)
         #expect(after.count == 312)

@@ -46,17 +46,19 @@ struct GeoJSONFormatTests {
             #"{"type": "Feature", "geometry": {"type": "Point", "coordinates": [200, 2]}, "properties": {"id": "d", "name": "D"}}"#
         )
         let rows = try readRows(geojson, as: .geojson)
-        #expect(rows.issues == [
-            ImportIssue(line: 2, column: "geometry", reason: "geometry is a LineString, expected a Point"),
-            ImportIssue(line: 3, column: "geometry", reason: "geometry is null: a store needs a Point geometry"),
-            ImportIssue(line: 4, column: "geometry", reason: "no geometry: a store needs a Point geometry"),
-            ImportIssue(line: 4, column: nil, reason: "no name (looked for name, title, store_name, 상호명)"),
-            ImportIssue(line: 5, column: "geometry.coordinates[0]", reason: "longitude out of range -180...180: '200'"),
-        ])
+        #expect(
+            rows.issues == [
+                ImportIssue(line: 2, column: "geometry", reason: "geometry is a LineString, expected a Point"),
+                ImportIssue(line: 3, column: "geometry", reason: "geometry is null: a store needs a Point geometry"),
+                ImportIssue(line: 4, column: "geometry", reason: "no geometry: a store needs a Point geometry"),
+                ImportIssue(line: 4, column: nil, reason: "no name (looked for name, title, store_name, 상호명)"),
+                ImportIssue(line: 5, column: "geometry.coordinates[0]", reason: "longitude out of range -180...180: '200'"),
+            ])
     }
 
     @Test func collectionMembersMayComeInAnyOrder() throws {
-        let geojson = #"{"features": [{"type": "Feature", "geometry": {"type": "Point", "coordinates": [1, 2]}, "properties": {"id": "a", "name": "A"}}], "bbox": [0, 0, 1, 1], "type": "FeatureCollection"}"#
+        let geojson =
+            #"{"features": [{"type": "Feature", "geometry": {"type": "Point", "coordinates": [1, 2]}, "properties": {"id": "a", "name": "A"}}], "bbox": [0, 0, 1, 1], "type": "FeatureCollection"}"#
         #expect(try readRows(geojson, as: .geojson).stores.count == 1)
     }
 

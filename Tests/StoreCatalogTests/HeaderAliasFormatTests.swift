@@ -74,10 +74,11 @@ struct HeaderAliasFormatTests {
         // 도로명주소 comes before 지번주소, 소분류 before 중분류 and 대분류.
         #expect(first.address == "서울특별시 강남구 강남대로 396")
         #expect(first.category == "카페")
-        #expect(first.attributes == [
-            "지점명": "강남역점", "상권업종대분류명": "음식", "상권업종중분류명": "비알코올",
-            "지번주소": "서울특별시 강남구 역삼동 825-19",
-        ])
+        #expect(
+            first.attributes == [
+                "지점명": "강남역점", "상권업종대분류명": "음식", "상권업종중분류명": "비알코올",
+                "지번주소": "서울특별시 강남구 역삼동 825-19",
+            ])
         #expect(rows.stores[1].address == "서울특별시 종로구 세종대로 175, 2층")
     }
 

@@ -1,15 +1,17 @@
 import Foundation
-import Testing
-@testable import StoreCatalog
 import TestSupport
+import Testing
+
+@testable import StoreCatalog
 
 /// What keeps an import's memory flat at millions of rows changes no
 /// outcome: the spatial index entries sorted in runs on disk, and the lines
 /// of created stores kept as runs.
 @Suite("Import in bounded memory")
 struct ImportBoundedMemoryTests {
-    @Test("sorting the spatial index entries in runs on disk gives the same report and database",
-          arguments: [UInt64(1), 2])
+    @Test(
+        "sorting the spatial index entries in runs on disk gives the same report and database",
+        arguments: [UInt64(1), 2])
     func spilledSpatialIndexGivesTheSameDatabase(seed: UInt64) throws {
         let scenario = ImportPipelineTests.Scenario(seed: seed)
         var dumps: Set<String> = []

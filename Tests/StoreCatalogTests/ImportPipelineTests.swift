@@ -1,7 +1,8 @@
 import Locks
-import Testing
-@testable import StoreCatalog
 import TestSupport
+import Testing
+
+@testable import StoreCatalog
 
 /// The two-thread import (rows read on one thread, written on the other)
 /// gives what reading and writing row by row would: same report, issues in
@@ -55,8 +56,9 @@ struct ImportPipelineTests {
                     rejected += 1
                 case let .valid(store, line):
                     if let first = firstLine[store.id] {
-                        issues.append(ImportIssue(
-                            line: line, column: "id", reason: "duplicate id '\(store.id)' (also on line \(first))"))
+                        issues.append(
+                            ImportIssue(
+                                line: line, column: "id", reason: "duplicate id '\(store.id)' (also on line \(first))"))
                         rejected += 1
                     } else {
                         firstLine[store.id] = line
@@ -77,8 +79,9 @@ struct ImportPipelineTests {
     /// Skip invalid rows, with no practical issue limit.
     static let skipAll = ImportOptions(skipInvalid: true, issueLimit: ImportOptions.maxIssueLimit)
 
-    @Test("past the issue limit any batching stops at the same row with the same bounded report, writing nothing",
-          arguments: [1, 5, 40])
+    @Test(
+        "past the issue limit any batching stops at the same row with the same bounded report, writing nothing",
+        arguments: [1, 5, 40])
     func issueLimitStopsTheImport(limit: Int) throws {
         let scenario = Scenario(seed: 7)
         // The row-by-row model: issues counted until more than `limit` rows

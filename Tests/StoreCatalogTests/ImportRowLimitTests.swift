@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import StoreCatalog
 import TestSupport
+import Testing
+
+@testable import StoreCatalog
 
 /// A row longer than the limit fails the file with its line and the limit,
 /// in every format, before memory can grow with it.
@@ -27,26 +28,36 @@ struct ImportRowLimitTests {
     static let files: [(ImportFormat, String)] = [
         (.csv, "id,name,latitude,longitude\ns1,A,1,2\ns2,\(fits),1,2\ns3,\(long),1,2\ns4,D,1,2\n"),
         (.tsv, "id\tname\tlatitude\tlongitude\ns1\tA\t1\t2\ns2\t\(fits)\t1\t2\ns3\t\(long)\t1\t2\n"),
-        (.jsonl, """
+        (
+            .jsonl,
+            """
             {"id":"s1","name":"A","latitude":1,"longitude":2}
             {"id":"s2","name":"\(fits)","latitude":1,"longitude":2}
             {"id":"s3","name":"\(long)","latitude":1,"longitude":2}
 
-            """),
-        (.json, """
+            """
+        ),
+        (
+            .json,
+            """
             [{"id":"s1","name":"A","latitude":1,"longitude":2},
             {"id":"s2","name":"\(fits)","latitude":1,"longitude":2},
             {"id":"s3","name":"\(long)","latitude":1,"longitude":2}]
-            """),
-        (.geojson, """
+            """
+        ),
+        (
+            .geojson,
+            """
             {"type":"FeatureCollection","features":[{"type":"Feature","geometry":{"type":"Point","coordinates":[2,1]},"properties":{"id":"s1","name":"A"}},
             {"type":"Feature","geometry":{"type":"Point","coordinates":[2,1]},"properties":{"id":"s2","name":"\(fits)"}},
             {"type":"Feature","geometry":{"type":"Point","coordinates":[2,1]},"properties":{"id":"s3","name":"\(long)"}}]}
-            """),
+            """
+        ),
     ]
 
-    @Test("a row past the limit fails the file naming its line and the limit; one within it is read",
-          arguments: [1, 7, 64])
+    @Test(
+        "a row past the limit fails the file naming its line and the limit; one within it is read",
+        arguments: [1, 7, 64])
     func longRowFailsTheFile(chunkSize: Int) throws {
         let directory = try TemporaryDirectory()
         for (format, text) in Self.files {

@@ -1,6 +1,7 @@
-import Testing
-@testable import StoreCatalog
 import TestSupport
+import Testing
+
+@testable import StoreCatalog
 
 @Suite("Import rules")
 struct ImportTests {
@@ -119,8 +120,9 @@ struct ImportTests {
     static let original = Store(id: "s1", name: "Original Store", latitude: 37.5, longitude: 127.0, phone: "02-111")
     static let hijacked = Store(id: "s1", name: "Hijacked", latitude: 1.0, longitude: 2.0)
 
-    @Test("two lists hold the same id with different data; importing, replacing or deleting one never changes the other",
-          arguments: Storage.allCases)
+    @Test(
+        "two lists hold the same id with different data; importing, replacing or deleting one never changes the other",
+        arguments: Storage.allCases)
     func sameIdInTwoListsStaysApart(storage: Storage) throws {
         let catalog = try TestCatalog(storage).catalog
         try catalog.importList(named: "a", from: ArrayRowReader(stores: [Self.original]))
@@ -220,10 +222,12 @@ struct ImportTests {
         let index = try catalog.spatialIndexVersusDerived()
         #expect(index.actual == index.derived)
         let leftovers = try catalog.read { db in
-            try Int.fetchOne(db, sql: """
-                SELECT (SELECT count(*) FROM list_items WHERE list NOT IN (SELECT key FROM lists))
-                     + (SELECT count(*) FROM temp.sqlite_master)
-                """)
+            try Int.fetchOne(
+                db,
+                sql: """
+                    SELECT (SELECT count(*) FROM list_items WHERE list NOT IN (SELECT key FROM lists))
+                         + (SELECT count(*) FROM temp.sqlite_master)
+                    """)
         }
         #expect(leftovers == 0)
     }
@@ -318,9 +322,13 @@ struct ImportTests {
         let catalog = try Catalog.inMemory()
         let report = try catalog.importList(
             named: "empty", from: ArrayRowReader([Self.invalid(line: 2, column: "lat")]), options: .init(skipInvalid: true))
-        #expect(report == ImportReport(list: "empty", imported: 0, rejected: 1, issues: [
-            ImportIssue(line: 2, column: "lat", reason: "is not a number"),
-        ]))
+        #expect(
+            report
+                == ImportReport(
+                    list: "empty", imported: 0, rejected: 1,
+                    issues: [
+                        ImportIssue(line: 2, column: "lat", reason: "is not a number")
+                    ]))
         #expect(try catalog.lists() == [ListSummary(name: "empty", count: 0)])
         #expect(try catalog.stores(list: "empty").isEmpty)
     }

@@ -16,12 +16,15 @@ struct JSONFormatTests {
             ]
             """
         let rows = try readRows(json, as: .json)
-        #expect(rows == [
-            .valid(Store(id: "a", name: "Gangnam", latitude: 37.4979, longitude: 127.0276, attributes: ["seats": "33"]), line: 2),
-            // Numbers may come as strings; null is no value; true stays "true".
-            .valid(Store(id: "b", name: "Jongno", latitude: 37.5704, longitude: 126.9921, phone: "02-1234",
-                         attributes: ["open": "true"]), line: 3),
-        ])
+        #expect(
+            rows == [
+                .valid(Store(id: "a", name: "Gangnam", latitude: 37.4979, longitude: 127.0276, attributes: ["seats": "33"]), line: 2),
+                // Numbers may come as strings; null is no value; true stays "true".
+                .valid(
+                    Store(
+                        id: "b", name: "Jongno", latitude: 37.5704, longitude: 126.9921, phone: "02-1234",
+                        attributes: ["open": "true"]), line: 3),
+            ])
     }
 
     @Test func stringEscapesIncludingSurrogatePairsAreDecoded() throws {
@@ -46,10 +49,11 @@ struct JSONFormatTests {
     @Test func missingAndInvalidFieldsAreRowIssues() throws {
         let json = #"[{"id": "a", "lat": 1, "lng": 200}, {"id": "b", "name": "B", "lat": 1, "lng": 2}]"#
         let rows = try readRows(json, as: .json)
-        #expect(rows.issues == [
-            ImportIssue(line: 1, column: nil, reason: "no name (looked for name, title, store_name, 상호명)"),
-            ImportIssue(line: 1, column: "lng", reason: "longitude out of range -180...180: '200'"),
-        ])
+        #expect(
+            rows.issues == [
+                ImportIssue(line: 1, column: nil, reason: "no name (looked for name, title, store_name, 상호명)"),
+                ImportIssue(line: 1, column: "lng", reason: "longitude out of range -180...180: '200'"),
+            ])
         #expect(rows.stores.map(\.id) == ["b"])
     }
 
@@ -105,11 +109,12 @@ struct JSONFormatTests {
         let rows = try readRows(lines + "\r\n", as: .jsonl)
         #expect(rows.stores.map(\.id) == ["a", "c", "f"])
         #expect(rows.stores[1].name == "C")
-        #expect(rows.issues == [
-            ImportIssue(line: 3, column: nil, reason: "malformed JSON at column 34: expected ',' or '}' after a member, found the end of the line"),
-            ImportIssue(line: 5, column: nil, reason: "malformed JSON at column 2: expected 'null', found 'o'"),
-            ImportIssue(line: 6, column: nil, reason: "malformed JSON at column 46: expected the end of the line after the object, found '{'"),
-        ])
+        #expect(
+            rows.issues == [
+                ImportIssue(line: 3, column: nil, reason: "malformed JSON at column 34: expected ',' or '}' after a member, found the end of the line"),
+                ImportIssue(line: 5, column: nil, reason: "malformed JSON at column 2: expected 'null', found 'o'"),
+                ImportIssue(line: 6, column: nil, reason: "malformed JSON at column 46: expected the end of the line after the object, found '{'"),
+            ])
         #expect(rows.lines == [1, 3, 4, 5, 6, 7])
     }
 

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import StoreCatalog
 import TestSupport
+import Testing
+
+@testable import StoreCatalog
 
 /// Renaming and deleting lists, paging a list with a cursor, the catalog at
 /// a glance, and names built from columns.

@@ -1,8 +1,9 @@
 import Foundation
 import GRDB
-import Testing
-@testable import StoreCatalog
 import TestSupport
+import Testing
+
+@testable import StoreCatalog
 
 @Suite("Migrations")
 struct MigrationTests {
@@ -24,10 +25,11 @@ struct MigrationTests {
         #expect(journal == "wal")
         // spatial_tiles is an R*Tree: SQLite keeps its nodes in the three
         // shadow tables after it.
-        #expect(tables == [
-            "api_tokens", "cluster_indexes", "cluster_parts", "list_items", "lists", "spatial_index",
-            "spatial_tiles", "spatial_tiles_node", "spatial_tiles_parent", "spatial_tiles_rowid", "stores",
-        ])
+        #expect(
+            tables == [
+                "api_tokens", "cluster_indexes", "cluster_parts", "list_items", "lists", "spatial_index",
+                "spatial_tiles", "spatial_tiles_node", "spatial_tiles_parent", "spatial_tiles_rowid", "stores",
+            ])
         #expect(try catalog.lists().isEmpty)
     }
 
@@ -36,9 +38,11 @@ struct MigrationTests {
         let directory = try TemporaryDirectory()
         let path = directory.path("catalog.sqlite").path
         let first = try Catalog(path: path)
-        try first.importList(named: "one", from: ArrayRowReader(stores: [
-            Store(id: "a", name: "A", latitude: 1, longitude: 2),
-        ]))
+        try first.importList(
+            named: "one",
+            from: ArrayRowReader(stores: [
+                Store(id: "a", name: "A", latitude: 1, longitude: 2)
+            ]))
         let before = try first.dump()
         let again = try Catalog(path: path)
         #expect(try again.dump() == before)
@@ -52,8 +56,9 @@ struct MigrationTests {
 
         let catalog = try Catalog(path: copy.path)
 
-        #expect(try catalog.database.read { db in try Int.fetchOne(db, sql: "PRAGMA user_version") }
-            == Migration.latestVersion)
+        #expect(
+            try catalog.database.read { db in try Int.fetchOne(db, sql: "PRAGMA user_version") }
+                == Migration.latestVersion)
         #expect(try catalog.lists() == [ListSummary(name: "seoul", count: 2), ListSummary(name: "south", count: 3)])
         #expect(try catalog.stores(list: "seoul").map(\.id) == ["s2", "s1"])
         #expect(try catalog.store(id: "s1")?.attributes == ["floor": "1"])
@@ -80,9 +85,10 @@ struct MigrationTests {
         let error = #expect(throws: CatalogError.self) { try Catalog(path: path) }
 
         #expect(error == .newerSchema(path: path, found: newer, known: Migration.latestVersion))
-        #expect(error?.description.contains(
-            "written with a newer catalog schema (\(newer)) than this version knows (up to \(Migration.latestVersion))"
-        ) == true)
+        #expect(
+            error?.description.contains(
+                "written with a newer catalog schema (\(newer)) than this version knows (up to \(Migration.latestVersion))"
+            ) == true)
         #expect(try schemaAndVersion(path) == before)
     }
 
@@ -137,9 +143,11 @@ struct MigrationTests {
         }
     }
 
-    @Test("the band formula in Swift and in migration 0004's SQL agree", arguments: [
-        -90.0, -89.99, -45.125, -0.25, -0.0000001, 0, 0.2499999, 0.25, 0.015625, 0.0156249, 37.5665, 89.75, 89.9999999, 90,
-    ])
+    @Test(
+        "the band formula in Swift and in migration 0004's SQL agree",
+        arguments: [
+            -90.0, -89.99, -45.125, -0.25, -0.0000001, 0, 0.2499999, 0.25, 0.015625, 0.0156249, 37.5665, 89.75, 89.9999999, 90,
+        ])
     func bandFormulaAgreesWithSQL(latitude: Double) throws {
         // The expression exactly as 0004 writes it, so that a change to
         // either side shows here.
@@ -158,17 +166,18 @@ struct MigrationTests {
         // A catalog as schema 3 wrote it: ¼° bands, a stored cluster index.
         try DatabaseQueue(path: path).writeWithoutTransaction { db in
             try Migrator.migrate(db, path: path, migrations: Array(Migration.all.prefix(3)))
-            try db.execute(sql: """
-                INSERT INTO lists (key, name) VALUES (1, 'seoul');
-                INSERT INTO stores (key, id, name, latitude, longitude) VALUES
-                    (1, 'a', 'A', 37.5665, 126.978), (2, 'b', 'B', 37.4979, 127.0276), (3, 'c', 'C', -33.8688, 151.2093);
-                INSERT INTO list_items (list, position, store) VALUES (1, 0, 1), (1, 1, 2), (1, 2, 3);
-                INSERT INTO spatial_index (band, longitude, latitude, store, list)
-                    SELECT CAST((s.latitude + 90.0) * 4.0 AS INTEGER), s.longitude, s.latitude, s.key, i.list
-                    FROM list_items AS i JOIN stores AS s ON s.key = i.store;
-                INSERT INTO cluster_indexes (list, format, points, options) VALUES (1, 1, 3, 'o');
-                INSERT INTO cluster_parts (list, kind, zoom, bytes) VALUES (1, 0, 0, x'00');
-                """)
+            try db.execute(
+                sql: """
+                    INSERT INTO lists (key, name) VALUES (1, 'seoul');
+                    INSERT INTO stores (key, id, name, latitude, longitude) VALUES
+                        (1, 'a', 'A', 37.5665, 126.978), (2, 'b', 'B', 37.4979, 127.0276), (3, 'c', 'C', -33.8688, 151.2093);
+                    INSERT INTO list_items (list, position, store) VALUES (1, 0, 1), (1, 1, 2), (1, 2, 3);
+                    INSERT INTO spatial_index (band, longitude, latitude, store, list)
+                        SELECT CAST((s.latitude + 90.0) * 4.0 AS INTEGER), s.longitude, s.latitude, s.key, i.list
+                        FROM list_items AS i JOIN stores AS s ON s.key = i.store;
+                    INSERT INTO cluster_indexes (list, format, points, options) VALUES (1, 1, 3, 'o');
+                    INSERT INTO cluster_parts (list, kind, zoom, bytes) VALUES (1, 0, 0, x'00');
+                    """)
         }
         let catalog = try Catalog(path: path)
         let index = try catalog.spatialIndexVersusDerived()
@@ -195,38 +204,43 @@ struct MigrationTests {
         // store (key 9) is in no list.
         try DatabaseQueue(path: path).writeWithoutTransaction { db in
             try Migrator.migrate(db, path: path, migrations: Array(Migration.all.prefix(4)))
-            try db.execute(sql: """
-                INSERT INTO lists (key, name) VALUES (1, 'a'), (2, 'b'), (3, 'c');
-                INSERT INTO stores (key, id, name, latitude, longitude, phone, attributes) VALUES
-                    (1, 's1', 'One', 37.5, 127.0, '02-111', '{"floor":"1"}'), (2, 's2', 'Two', 35.1, 129.0, NULL, NULL),
-                    (3, 's3', 'Three', -33.8, 151.2, NULL, NULL), (4, 'c1', 'C', 1, 2, NULL, NULL),
-                    (9, 'orphan', 'Nobody', 0, 0, NULL, NULL);
-                INSERT INTO list_items (list, position, store) VALUES
-                    (1, 0, 1), (1, 1, 2), (2, 0, 3), (2, 1, 2), (2, 2, 1), (3, 0, 4);
-                INSERT INTO spatial_index (band, longitude, latitude, store, list)
-                    SELECT CAST((s.latitude + 90.0) * 64.0 AS INTEGER), s.longitude, s.latitude, s.key, i.list
-                    FROM list_items AS i JOIN stores AS s ON s.key = i.store;
-                INSERT INTO cluster_indexes (list, format, points, options) VALUES (1, 1, 2, 'o'), (3, 1, 1, 'o');
-                INSERT INTO cluster_parts (list, kind, zoom, bytes) VALUES (1, 0, 0, x'00'), (3, 0, 0, x'00');
-                PRAGMA user_version = 4;
-                """)
+            try db.execute(
+                sql: """
+                    INSERT INTO lists (key, name) VALUES (1, 'a'), (2, 'b'), (3, 'c');
+                    INSERT INTO stores (key, id, name, latitude, longitude, phone, attributes) VALUES
+                        (1, 's1', 'One', 37.5, 127.0, '02-111', '{"floor":"1"}'), (2, 's2', 'Two', 35.1, 129.0, NULL, NULL),
+                        (3, 's3', 'Three', -33.8, 151.2, NULL, NULL), (4, 'c1', 'C', 1, 2, NULL, NULL),
+                        (9, 'orphan', 'Nobody', 0, 0, NULL, NULL);
+                    INSERT INTO list_items (list, position, store) VALUES
+                        (1, 0, 1), (1, 1, 2), (2, 0, 3), (2, 1, 2), (2, 2, 1), (3, 0, 4);
+                    INSERT INTO spatial_index (band, longitude, latitude, store, list)
+                        SELECT CAST((s.latitude + 90.0) * 64.0 AS INTEGER), s.longitude, s.latitude, s.key, i.list
+                        FROM list_items AS i JOIN stores AS s ON s.key = i.store;
+                    INSERT INTO cluster_indexes (list, format, points, options) VALUES (1, 1, 2, 'o'), (3, 1, 1, 'o');
+                    INSERT INTO cluster_parts (list, kind, zoom, bytes) VALUES (1, 0, 0, x'00'), (3, 0, 0, x'00');
+                    PRAGMA user_version = 4;
+                    """)
         }
         let listsBefore = try DatabaseQueue(path: path).read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT l.name, i.position, s.id, s.name, s.latitude, s.longitude, s.address, s.category, s.phone, s.attributes
-                FROM lists AS l JOIN list_items AS i ON i.list = l.key JOIN stores AS s ON s.key = i.store
-                ORDER BY l.name, i.position
-                """)
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT l.name, i.position, s.id, s.name, s.latitude, s.longitude, s.address, s.category, s.phone, s.attributes
+                    FROM lists AS l JOIN list_items AS i ON i.list = l.key JOIN stores AS s ON s.key = i.store
+                    ORDER BY l.name, i.position
+                    """)
         }
 
         let catalog = try Catalog(path: path)
 
         let listsAfter = try catalog.read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT l.name, i.position, s.id, s.name, s.latitude, s.longitude, s.address, s.category, s.phone, s.attributes
-                FROM lists AS l JOIN list_items AS i ON i.list = l.key JOIN stores AS s ON s.key = i.store AND s.list = l.key
-                ORDER BY l.name, i.position
-                """)
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT l.name, i.position, s.id, s.name, s.latitude, s.longitude, s.address, s.category, s.phone, s.attributes
+                    FROM lists AS l JOIN list_items AS i ON i.list = l.key JOIN stores AS s ON s.key = i.store AND s.list = l.key
+                    ORDER BY l.name, i.position
+                    """)
         }
         #expect(listsAfter == listsBefore)
         // "a" (the lowest key) kept s1 and s2 as keys 1 and 2; "b" got copies
@@ -246,8 +260,9 @@ struct MigrationTests {
         try catalog.importList(
             named: "b", from: ArrayRowReader(stores: [Store(id: "s1", name: "Other", latitude: 1, longitude: 2)]),
             options: .init(replace: true))
-        #expect(try catalog.store(list: "a", id: "s1")
-            == Store(id: "s1", name: "One", latitude: 37.5, longitude: 127.0, phone: "02-111", attributes: ["floor": "1"]))
+        #expect(
+            try catalog.store(list: "a", id: "s1")
+                == Store(id: "s1", name: "One", latitude: 37.5, longitude: 127.0, phone: "02-111", attributes: ["floor": "1"]))
         #expect(try catalog.store(list: "b", id: "s1")?.name == "Other")
         #expect(try catalog.info().storeCount == 4)
     }

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import StoreCatalog
 import TestSupport
+import Testing
+
+@testable import StoreCatalog
 
 /// The in-memory nearest search answers exactly what the SQLite one does.
 @Suite("Nearest snapshot")
@@ -11,7 +12,8 @@ struct NearestSnapshotTests {
         let fixture = try QueryTests.korea.get()
         let snapshot = try #require(try fixture.catalog.nearestSnapshot(maxEntries: .max) { $0 })
         #expect(snapshot.count == 311)
-        let points = QueryTests.queryPoints(seed: seed, count: 60, around: Coordinate(latitude: 36.5, longitude: 127.8))
+        let points =
+            QueryTests.queryPoints(seed: seed, count: 60, around: Coordinate(latitude: 36.5, longitude: 127.8))
             + QueryTests.queryPoints(seed: seed, count: 20)
         for (index, origin) in points.enumerated() {
             for (limit, within, list) in [
@@ -76,8 +78,9 @@ struct NearestSnapshotTests {
             #expect(found?.localizedDescription == expected?.localizedDescription)
         }
         #expect(throws: CatalogError.self) { try snapshot.nearest(to: Coordinate(latitude: 91, longitude: 0)) }
-        #expect(try snapshot.nearest(to: origin, limit: 7, withinMeters: .infinity).map(\.element)
-            == fixture.catalog.nearest(to: origin, limit: 7).map(\.store))
+        #expect(
+            try snapshot.nearest(to: origin, limit: 7, withinMeters: .infinity).map(\.element)
+                == fixture.catalog.nearest(to: origin, limit: 7).map(\.store))
     }
 
     @Test("the data version moves when another connection commits, and only then")

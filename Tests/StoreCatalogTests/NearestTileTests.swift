@@ -1,8 +1,9 @@
 import Foundation
 import GRDB
-import Testing
-@testable import StoreCatalog
 import TestSupport
+import Testing
+
+@testable import StoreCatalog
 
 /// The best-first nearest search over the R*Tree of tiles (migration 0007):
 /// answers equal to the brute-force haversine reference from anywhere,
@@ -56,9 +57,12 @@ struct NearestTileTests {
         let tilesRead = try fixture.catalog.read { db in
             let kr = try fixture.catalog.listKey("kr", db)
             let point = SpatialTiles.unitVector(latitude: -33.86, longitude: 151.2)
-            return try Int64.fetchAll(db, sql: """
-                SELECT list FROM spatial_tiles WHERE id MATCH \(NearestTileSearch.callbackName)(?, ?, ?, 2.1, ?)
-                """, arguments: [point.x, point.y, point.z, Double(kr)]).map { $0 == kr }
+            return try Int64.fetchAll(
+                db,
+                sql: """
+                    SELECT list FROM spatial_tiles WHERE id MATCH \(NearestTileSearch.callbackName)(?, ?, ?, 2.1, ?)
+                    """, arguments: [point.x, point.y, point.z, Double(kr)]
+            ).map { $0 == kr }
         }
         #expect(!tilesRead.isEmpty && tilesRead.allSatisfy { $0 })
     }
@@ -102,8 +106,9 @@ struct NearestTileTests {
         var current: [Store] = Array(places[0..<2_000]) + moved
         let reference = QueryTests.Fixture.Reference(stores: current)
         for origin in QueryTests.queryPoints(seed: 78, count: 30) {
-            #expect(try catalog.nearest(to: origin, limit: 10, list: "a")
-                == reference.nearest(from: origin, limit: 10, among: 0..<2_000), "\(origin)")
+            #expect(
+                try catalog.nearest(to: origin, limit: 10, list: "a")
+                    == reference.nearest(from: origin, limit: 10, among: 0..<2_000), "\(origin)")
             #expect(try catalog.nearest(to: origin, limit: 10) == reference.nearest(from: origin, limit: 10, among: 0..<4_000), "\(origin)")
         }
 
@@ -155,8 +160,9 @@ struct NearestTileTests {
             for list in ["world", "kr", "one", "empty", nil] as [String?] {
                 let whole = try fixture.catalog.stores(in: box, list: list)
                 for limit in [1, 10, 500] {
-                    #expect(try fixture.catalog.stores(in: box, list: list, limit: limit) == Array(whole.prefix(limit)),
-                            "\(box), list \(list ?? "-"), limit \(limit)")
+                    #expect(
+                        try fixture.catalog.stores(in: box, list: list, limit: limit) == Array(whole.prefix(limit)),
+                        "\(box), list \(list ?? "-"), limit \(limit)")
                 }
             }
         }
@@ -195,13 +201,15 @@ struct NearestTileTests {
                 let list: Int64 = row[0]
                 let bytes: Data = row[1]
                 let box = (2..<8).map { row[$0] as Double }
-                #expect(bytes.count % SpatialTiles.memberSize == 0 && bytes.count / SpatialTiles.memberSize <= SpatialTiles.capacity,
-                        sourceLocation: sourceLocation)
+                #expect(
+                    bytes.count % SpatialTiles.memberSize == 0 && bytes.count / SpatialTiles.memberSize <= SpatialTiles.capacity,
+                    sourceLocation: sourceLocation)
                 bytes.withUnsafeBytes {
                     SpatialTiles.forEachMember($0) { store, latitude, longitude in
                         let v = SpatialTiles.unitVector(latitude: latitude, longitude: longitude)
-                        #expect(box[0] <= v.x && v.x <= box[1] && box[2] <= v.y && v.y <= box[3] && box[4] <= v.z && v.z <= box[5],
-                                "store \(store) outside its tile", sourceLocation: sourceLocation)
+                        #expect(
+                            box[0] <= v.x && v.x <= box[1] && box[2] <= v.y && v.y <= box[3] && box[4] <= v.z && v.z <= box[5],
+                            "store \(store) outside its tile", sourceLocation: sourceLocation)
                         members.append("\(list) \(store) \(latitude) \(longitude)")
                     }
                 }

@@ -1,8 +1,9 @@
 import Foundation
 import GRDB
-import Testing
-@testable import StoreCatalog
 import TestSupport
+import Testing
+
+@testable import StoreCatalog
 
 /// Opening a catalog: a file we refuse is left byte for byte as it was, a
 /// file we may only read is read, and damage is reported rather than shown
@@ -139,10 +140,11 @@ struct OpenSafetyTests {
     @Test("a wait for another process's lock that runs out is one line saying what to do")
     func busyIsExplained() {
         let error = CatalogDatabase.classify(DatabaseError(resultCode: .SQLITE_BUSY, message: "database is locked"), path: "c.sqlite")
-        #expect(error.description == """
-            database error (SQLite error 5): c.sqlite is busy: another process kept it locked for over 300 s \
-            (an import in progress?); try again when it has finished
-            """)
+        #expect(
+            error.description == """
+                database error (SQLite error 5): c.sqlite is busy: another process kept it locked for over 300 s \
+                (an import in progress?); try again when it has finished
+                """)
         #expect(error.sqliteResultCode == 5)
         #expect(CatalogDatabase.busyTimeout >= 60)
     }

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import StoreCatalog
 import TestSupport
+import Testing
+
+@testable import StoreCatalog
 
 /// Queries checked against a brute-force haversine reference on the real
 /// GeoNames data.
@@ -82,7 +83,8 @@ struct QueryTests {
     @Test("nearest k on the Korean places equals the brute-force reference", arguments: [UInt64(11), 12])
     func nearestMatchesBruteForceInKorea(seed: UInt64) throws {
         let fixture = try Self.korea.get()
-        let points = Self.queryPoints(seed: seed, count: 60, around: Coordinate(latitude: 36.5, longitude: 127.8))
+        let points =
+            Self.queryPoints(seed: seed, count: 60, around: Coordinate(latitude: 36.5, longitude: 127.8))
             + Self.queryPoints(seed: seed, count: 20)
         for (index, origin) in points.enumerated() {
             let measured = fixture.measured(from: origin)
@@ -113,10 +115,12 @@ struct QueryTests {
     func fullScanAgreesWithIndex() throws {
         let fixture = try Self.world.get()
         for origin in Self.queryPoints(seed: 31, count: 10) {
-            #expect(try fixture.catalog.nearestByFullScan(to: origin, limit: 10)
-                == fixture.catalog.nearest(to: origin, limit: 10), "seed 31, \(origin)")
-            #expect(try fixture.catalog.nearestByFullScan(to: origin, limit: 5, withinMeters: 800_000, list: "east")
-                == fixture.catalog.nearest(to: origin, limit: 5, withinMeters: 800_000, list: "east"), "seed 31, \(origin)")
+            #expect(
+                try fixture.catalog.nearestByFullScan(to: origin, limit: 10)
+                    == fixture.catalog.nearest(to: origin, limit: 10), "seed 31, \(origin)")
+            #expect(
+                try fixture.catalog.nearestByFullScan(to: origin, limit: 5, withinMeters: 800_000, list: "east")
+                    == fixture.catalog.nearest(to: origin, limit: 5, withinMeters: 800_000, list: "east"), "seed 31, \(origin)")
         }
     }
 
@@ -156,8 +160,9 @@ struct QueryTests {
         for position in [0, 1, 5_000, 11_999] {
             let store = fixture.stores[8_000 + position]
             #expect(try catalog.store(list: "east", at: position) == store)
-            #expect(try catalog.location(list: "east", at: position)
-                == StoreLocation(id: store.id, latitude: store.latitude, longitude: store.longitude))
+            #expect(
+                try catalog.location(list: "east", at: position)
+                    == StoreLocation(id: store.id, latitude: store.latitude, longitude: store.longitude))
         }
         #expect(throws: CatalogError.positionOutOfRange(list: "east", position: 12_000, count: 12_000)) {
             try catalog.store(list: "east", at: 12_000)

@@ -1,8 +1,9 @@
 import Foundation
 import GRDB
-import Testing
-@testable import StoreCatalog
 import TestSupport
+import Testing
+
+@testable import StoreCatalog
 
 /// Reads share a read transaction for up to a millisecond (ReadSnapshot):
 /// never at the cost of missing this process's writes, never for long

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import StoreCatalog
 import TestSupport
+import Testing
+
+@testable import StoreCatalog
 
 /// `Catalog.search`: text, category, attributes, area, opening time and
 /// pages, checked against plain filters over the same stores.
@@ -9,27 +10,35 @@ import TestSupport
 struct SearchTests {
     /// Cafés in Seoul, Paris and Fiji (across the antimeridian), some with hours.
     static let stores: [Store] = [
-        Store(id: "s0", name: "Café Mocha", latitude: 48.8698, longitude: 2.3316, address: "12 Rue de la Paix", category: "Café",
-              attributes: ["opening_hours": "Mo-Fr 08:00-18:00", "timezone": "Europe/Paris"]),
-        Store(id: "s1", name: "하늘커피 강남역점", latitude: 37.4979, longitude: 127.0276, address: "서울 강남구 강남대로 396", category: "카페",
-              attributes: ["영업시간": "Mo-Su 07:00-23:00", "timezone": "Asia/Seoul", "seats": "33"]),
-        Store(id: "s2", name: "하늘커피 역삼점", latitude: 37.5007, longitude: 127.0365, address: "서울 강남구 테헤란로 152", category: "카페",
-              attributes: ["hours": "Mo-Fr 22:00-02:00", "timezone": "Asia/Seoul", "seats": "46"]),
+        Store(
+            id: "s0", name: "Café Mocha", latitude: 48.8698, longitude: 2.3316, address: "12 Rue de la Paix", category: "Café",
+            attributes: ["opening_hours": "Mo-Fr 08:00-18:00", "timezone": "Europe/Paris"]),
+        Store(
+            id: "s1", name: "하늘커피 강남역점", latitude: 37.4979, longitude: 127.0276, address: "서울 강남구 강남대로 396", category: "카페",
+            attributes: ["영업시간": "Mo-Su 07:00-23:00", "timezone": "Asia/Seoul", "seats": "33"]),
+        Store(
+            id: "s2", name: "하늘커피 역삼점", latitude: 37.5007, longitude: 127.0365, address: "서울 강남구 테헤란로 152", category: "카페",
+            attributes: ["hours": "Mo-Fr 22:00-02:00", "timezone": "Asia/Seoul", "seats": "46"]),
         Store(id: "s3", name: "Bäckerei Straße", latitude: 48.8606, longitude: 2.3376, address: "Rue de Rivoli", category: "Bakery"),
-        Store(id: "s4", name: "Suva Coffee", latitude: -18.1416, longitude: 178.4419, category: "café",
-              attributes: ["opening_hours": "24/7", "timezone": "Pacific/Fiji"]),
-        Store(id: "s5", name: "Taveuni Cafe", latitude: -16.85, longitude: -179.97, category: "Café",
-              attributes: ["opening_hours": "Mo-Fr 08:00-18:00"]),  // no zone: never open
-        Store(id: "s6", name: "하늘커피 선릉점", latitude: 37.5045, longitude: 127.049, category: "카페",
-              attributes: ["seats": "33", "opening_hours": "not hours at all", "timezone": "Asia/Seoul"]),
+        Store(
+            id: "s4", name: "Suva Coffee", latitude: -18.1416, longitude: 178.4419, category: "café",
+            attributes: ["opening_hours": "24/7", "timezone": "Pacific/Fiji"]),
+        Store(
+            id: "s5", name: "Taveuni Cafe", latitude: -16.85, longitude: -179.97, category: "Café",
+            attributes: ["opening_hours": "Mo-Fr 08:00-18:00"]),  // no zone: never open
+        Store(
+            id: "s6", name: "하늘커피 선릉점", latitude: 37.5045, longitude: 127.049, category: "카페",
+            attributes: ["seats": "33", "opening_hours": "not hours at all", "timezone": "Asia/Seoul"]),
     ]
 
     static func catalog() throws -> Catalog {
         let catalog = try Catalog.inMemory()
         try catalog.importList(named: "cafes", from: ArrayRowReader(stores: stores))
-        try catalog.importList(named: "other", from: ArrayRowReader(stores: [
-            Store(id: "o0", name: "Café Elsewhere", latitude: 37.5, longitude: 127.03, category: "Café"),
-        ]))
+        try catalog.importList(
+            named: "other",
+            from: ArrayRowReader(stores: [
+                Store(id: "o0", name: "Café Elsewhere", latitude: 37.5, longitude: 127.03, category: "Café")
+            ]))
         return catalog
     }
 
@@ -117,15 +126,17 @@ struct SearchTests {
         #expect(ids(try catalog.search(StoreSearch(list: "cafes", text: "mocha"))) == ["n0"])
     }
 
-    @Test("what cannot be searched is refused in the library's words", arguments: [
-        (StoreSearch(list: "cafes", text: ""), "empty"),
-        (StoreSearch(list: "cafes", text: String(repeating: "a", count: 10_000)), "longer than 200"),
-        (StoreSearch(list: "cafes", limit: 0), "limit"),
-        (StoreSearch(list: "cafes", attributes: [.init(name: "", value: "x")]), "needs a name"),
-        (StoreSearch(list: "cafes", area: .near(Coordinate(latitude: 91, longitude: 0), withinMeters: nil)), "valid"),
-        (StoreSearch(list: "cafes", area: .near(Coordinate(latitude: 0, longitude: 0), withinMeters: -1)), "radius"),
-        (StoreSearch(list: "nope", text: "a"), "nope"),
-    ] as [(StoreSearch, String)])
+    @Test(
+        "what cannot be searched is refused in the library's words",
+        arguments: [
+            (StoreSearch(list: "cafes", text: ""), "empty"),
+            (StoreSearch(list: "cafes", text: String(repeating: "a", count: 10_000)), "longer than 200"),
+            (StoreSearch(list: "cafes", limit: 0), "limit"),
+            (StoreSearch(list: "cafes", attributes: [.init(name: "", value: "x")]), "needs a name"),
+            (StoreSearch(list: "cafes", area: .near(Coordinate(latitude: 91, longitude: 0), withinMeters: nil)), "valid"),
+            (StoreSearch(list: "cafes", area: .near(Coordinate(latitude: 0, longitude: 0), withinMeters: -1)), "radius"),
+            (StoreSearch(list: "nope", text: "a"), "nope"),
+        ] as [(StoreSearch, String)])
     func refusals(search: StoreSearch, words: String) throws {
         let catalog = try Self.catalog()
         #expect { try catalog.search(search) } throws: { error in
@@ -136,11 +147,13 @@ struct SearchTests {
     @Test("% and _ are plain characters, not patterns")
     func wildcardsAreLiteral() throws {
         let catalog = try Catalog.inMemory()
-        try catalog.importList(named: "l", from: ArrayRowReader(stores: [
-            Store(id: "a", name: "100% Coffee", latitude: 0, longitude: 0),
-            Store(id: "b", name: "Coffee_Bar", latitude: 0, longitude: 0),
-            Store(id: "c", name: "Coffee Bar", latitude: 0, longitude: 0),
-        ]))
+        try catalog.importList(
+            named: "l",
+            from: ArrayRowReader(stores: [
+                Store(id: "a", name: "100% Coffee", latitude: 0, longitude: 0),
+                Store(id: "b", name: "Coffee_Bar", latitude: 0, longitude: 0),
+                Store(id: "c", name: "Coffee Bar", latitude: 0, longitude: 0),
+            ]))
         #expect(ids(try catalog.search(StoreSearch(list: "l", text: "%"))) == ["a"])
         #expect(ids(try catalog.search(StoreSearch(list: "l", text: "e_b"))) == ["b"])
     }

@@ -23,8 +23,9 @@ struct StrictFormatTests {
 
     @Test("a name twice in a geometry, a nested property or the collection is refused")
     func duplicatesElsewhereAreRefused() throws {
-        let geometry = try readRows(Self.feature(
-            #""type": "Feature", "geometry": {"type": "Point", "coordinates": [1, 2], "coordinates": [3, 4]}, "properties": {"id": "a", "name": "A"}"#),
+        let geometry = try readRows(
+            Self.feature(
+                #""type": "Feature", "geometry": {"type": "Point", "coordinates": [1, 2], "coordinates": [3, 4]}, "properties": {"id": "a", "name": "A"}"#),
             as: .geojson)
         #expect(geometry.stores.isEmpty)
         #expect(geometry.issues.first?.reason.contains("duplicate member 'coordinates'") == true)
@@ -43,8 +44,9 @@ struct StrictFormatTests {
 
     @Test("coordinates given as strings are refused: numbers only as numbers")
     func stringCoordinatesAreRefused() throws {
-        let rows = try readRows(Self.feature(
-            #""type": "Feature", "geometry": {"type": "Point", "coordinates": ["127", "37.5"]}, "properties": {"id": "a", "name": "A"}"#),
+        let rows = try readRows(
+            Self.feature(
+                #""type": "Feature", "geometry": {"type": "Point", "coordinates": ["127", "37.5"]}, "properties": {"id": "a", "name": "A"}"#),
             as: .geojson)
         #expect(rows.stores.isEmpty)
         #expect(rows.issues.map(\.reason) == ["coordinates[0] must be a number, found a string"])
@@ -53,8 +55,9 @@ struct StrictFormatTests {
     @Test("positions of 5 or 100,000 numbers are refused; 2 or 3 are read", arguments: [2, 3, 5, 100_000])
     func positionsHoldTwoOrThreeNumbers(count: Int) throws {
         let numbers = ([127, 37.5] + Array(repeating: 1.0, count: count - 2)).map { String($0) }.joined(separator: ",")
-        let rows = try readRows(Self.feature(
-            #""type": "Feature", "geometry": {"type": "Point", "coordinates": [\#(numbers)]}, "properties": {"id": "a", "name": "A"}"#),
+        let rows = try readRows(
+            Self.feature(
+                #""type": "Feature", "geometry": {"type": "Point", "coordinates": [\#(numbers)]}, "properties": {"id": "a", "name": "A"}"#),
             as: .geojson)
         if count <= 3 {
             #expect(rows.stores.map(\.longitude) == [127])
@@ -66,7 +69,7 @@ struct StrictFormatTests {
 
     @Test("a FeatureCollection without type is refused")
     func collectionWithoutTypeIsRefused() {
-        let error = fileError(#"{"features": [{"#+Self.point+#", "properties": {"id": "a", "name": "A"}}]}"#, as: .geojson)
+        let error = fileError(#"{"features": [{"# + Self.point + #", "properties": {"id": "a", "name": "A"}}]}"#, as: .geojson)
         #expect(error?.reason == #"no "type" member: a GeoJSON FeatureCollection needs "type": "FeatureCollection""#)
     }
 

@@ -1,6 +1,7 @@
-import Testing
-@testable import StoreCatalog
 import TestSupport
+import Testing
+
+@testable import StoreCatalog
 
 /// Substring search over a list's folded text.
 @Suite("Text index")
@@ -13,10 +14,12 @@ struct TextIndexTests {
         ["Plain", "no match here", nil],
     ])
 
-    @Test("case, accents and width are ignored; Korean two-syllable queries match", arguments: [
-        ("cafe", [0]), ("CAFÉ", [0]), ("strasse", [1]), ("STRASSE 5", [1]), ("강남", [2]), ("커피 강남", [2]),
-        ("tokyo", [3]), ("ramen", [3]), ("bakery", [1]), ("a", [0, 1, 3, 4]), ("shop", [0]), ("zzz", []),
-    ] as [(String, [Int])])
+    @Test(
+        "case, accents and width are ignored; Korean two-syllable queries match",
+        arguments: [
+            ("cafe", [0]), ("CAFÉ", [0]), ("strasse", [1]), ("STRASSE 5", [1]), ("강남", [2]), ("커피 강남", [2]),
+            ("tokyo", [3]), ("ramen", [3]), ("bakery", [1]), ("a", [0, 1, 3, 4]), ("shop", [0]), ("zzz", []),
+        ] as [(String, [Int])])
     func matches(query: String, expected: [Int]) {
         #expect(Self.index.positions(containing: query) == expected)
     }
@@ -41,7 +44,11 @@ struct TextIndexTests {
         var random = SplitMix64(seed: 27)
         let alphabet = Array("abcdéÉßsS 강남역 ".unicodeScalars)
         let texts: [[String?]] = (0..<2_000).map { _ in
-            (0..<3).map { _ in String(String.UnicodeScalarView((0..<Int.random(in: 0..<12, using: &random)).map { _ in alphabet[Int.random(in: 0..<alphabet.count, using: &random)] })) }
+            (0..<3).map { _ in
+                String(
+                    String.UnicodeScalarView(
+                        (0..<Int.random(in: 0..<12, using: &random)).map { _ in alphabet[Int.random(in: 0..<alphabet.count, using: &random)] }))
+            }
         }
         let index = TextIndex(texts)
         for query in ["a", "é", "ss", "강남", "b c", "역 ", "dé", "abc"] {

@@ -69,13 +69,14 @@ struct ValidationFormatTests {
 
     @Test func badStoresSampleReportsEachMistakeOnItsLine() throws {
         let rows = try readRows(Paths.sampleData.appendingPathComponent("bad-stores.csv"), as: .csv)
-        #expect(rows.issues == [
-            ImportIssue(line: 3, column: "latitude", reason: "not a number: 'abc'"),
-            ImportIssue(line: 4, column: "longitude", reason: "longitude out of range -180...180: '190.5'"),
-            ImportIssue(line: 5, column: "name", reason: "name is empty"),
-            ImportIssue(line: 6, column: "latitude", reason: "not a finite number: 'NaN'"),
-            ImportIssue(line: 7, column: nil, reason: "expected 8 fields, found 4"),
-        ])
+        #expect(
+            rows.issues == [
+                ImportIssue(line: 3, column: "latitude", reason: "not a number: 'abc'"),
+                ImportIssue(line: 4, column: "longitude", reason: "longitude out of range -180...180: '190.5'"),
+                ImportIssue(line: 5, column: "name", reason: "name is empty"),
+                ImportIssue(line: 6, column: "latitude", reason: "not a finite number: 'NaN'"),
+                ImportIssue(line: 7, column: nil, reason: "expected 8 fields, found 4"),
+            ])
         // The duplicate id is the importer's to find: the reader passes both.
         #expect(rows.stores.map(\.id) == ["hc-901", "hc-901"])
         #expect(rows.lines == [2, 3, 4, 5, 6, 7, 8])

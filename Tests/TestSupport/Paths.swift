@@ -25,14 +25,14 @@ public enum Paths {
     /// whatever `--scratch-path` was used.
     public static let productsDirectory: URL = {
         #if os(macOS)
-        for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
-            return bundle.bundleURL.deletingLastPathComponent()
-        }
-        return Bundle.main.bundleURL.deletingLastPathComponent()
+            for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
+                return bundle.bundleURL.deletingLastPathComponent()
+            }
+            return Bundle.main.bundleURL.deletingLastPathComponent()
         #else
-        // On Linux the test runner is an executable in the products folder.
-        return URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-            .deletingLastPathComponent()
+            // On Linux the test runner is an executable in the products folder.
+            return URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+                .deletingLastPathComponent()
         #endif
     }()
 }

@@ -84,7 +84,8 @@ final class AccessControl: Sendable {
         }
         guard found.scope.allows(scope) else {
             throw Refusal(
-                error: APIError(.forbidden, "insufficient_scope", "token '\(found.name)' may \(found.scope.rawValue); this request needs a \(scope.rawValue) token"),
+                error: APIError(
+                    .forbidden, "insufficient_scope", "token '\(found.name)' may \(found.scope.rawValue); this request needs a \(scope.rawValue) token"),
                 challenge: #"Bearer realm="carousel", error="insufficient_scope", scope="\#(scope.rawValue)""#)
         }
         noteUse(of: found.name)

@@ -1,8 +1,8 @@
 import Hummingbird
 import HummingbirdCore
 import HummingbirdWebSocket
-import NIOCore
 import Logging
+import NIOCore
 import NIOHTTP1
 
 /// Turns a WebSocket upgrade the server refuses into a plain GET, before

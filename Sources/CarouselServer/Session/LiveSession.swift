@@ -1,12 +1,12 @@
 import CarouselEngine
 import CarouselJSON
 import Dispatch
+import Locks
 import MapCamera
 import MapSync
 import MapSyncCatalog
 import Observables
 import StoreCatalog
-import Locks
 
 /// One client's live map sync: its own `MapSyncViewModel` on the wall clock,
 /// fed by the offsets the client's carousel reports, sending back `camera`,
@@ -122,11 +122,12 @@ final class LiveSession: Sendable {
             state.script = script
             return state.framing
         }
-        let viewModel = if let framing {
-            MapSyncViewModel(scheduler: self.scheduler, debounceMs: script.resolvedDebounceMs, framing: framing)
-        } else {
-            MapSyncViewModel(scheduler: self.scheduler, debounceMs: script.resolvedDebounceMs, zoom: script.resolvedZoom)
-        }
+        let viewModel =
+            if let framing {
+                MapSyncViewModel(scheduler: self.scheduler, debounceMs: script.resolvedDebounceMs, framing: framing)
+            } else {
+                MapSyncViewModel(scheduler: self.scheduler, debounceMs: script.resolvedDebounceMs, zoom: script.resolvedZoom)
+            }
         let scroller = try CarouselScroller(layout: layout, initialIndex: script.initialIndex, at: scheduler.now)
         let scheduler = scheduler, send = send
         @Sendable func line(_ kind: TimelineEntry.Kind) { send(TimelineJSON.line(TimelineEntry(time: scheduler.now, kind))) }

@@ -1,10 +1,10 @@
 import HTTPTypes
 import Hummingbird
 import HummingbirdWebSocket
+import Locks
 import Logging
 import MapSyncCatalog
 import StoreCatalog
-import Locks
 
 /// `GET /lists/{name}/session`: the WebSocket upgrade into a ``LiveSession``.
 ///

@@ -32,7 +32,8 @@ enum DuplicateMembers {
                 }
                 guard let scope = scopes.last, scope.names != nil, scope.expectingName else { continue }
                 // Escapes spell one name many ways ("a" and "\u0061").
-                let name = hasEscape
+                let name =
+                    hasEscape
                     ? (try? JSONDecoder().decode(String.self, from: Data(raw))) ?? String(decoding: raw, as: UTF8.self)
                     : String(decoding: raw.dropFirst().dropLast(), as: UTF8.self)
                 scopes[scopes.count - 1].expectingName = false

@@ -155,9 +155,10 @@ enum EventDocument {
             throw Problem("unknown event '\(unknown)': an event is one of \(actions.joined(separator: ", "))")
         }
         guard keys.count == 1, let name = keys.first else {
-            throw Problem(keys.isEmpty
-                ? "no event: give one of \(actions.joined(separator: ", ")) beside \"at\""
-                : "one event per entry, got \(keys.sorted().joined(separator: " and ")): split them into separate entries")
+            throw Problem(
+                keys.isEmpty
+                    ? "no event: give one of \(actions.joined(separator: ", ")) beside \"at\""
+                    : "one event per entry, got \(keys.sorted().joined(separator: " and ")): split them into separate entries")
         }
         if event.contains("animated"), name != "scrollTo" {
             throw Problem("animated only applies to scrollTo")

@@ -130,7 +130,9 @@ extension ScrollScript {
             }
             guard event.at.isFinite, event.at >= 0 else { throw fail("at must be a finite number of ms ≥ 0") }
             guard event.at >= previous else {
-                throw fail("events out of order: at \(ScrollScriptError.format(event.at)) comes after \(ScrollScriptError.format(previous)); list events in time order")
+                throw fail(
+                    "events out of order: at \(ScrollScriptError.format(event.at)) comes after \(ScrollScriptError.format(previous)); list events in time order"
+                )
             }
             previous = event.at
             switch event.action {

@@ -1,7 +1,7 @@
 import CarouselEngine
+import Locks
 import MapCamera
 import Observables
-import Locks
 
 extension ScrollSimulation {
     /// One play of a script: the scroller, the view model and the scheduler
@@ -62,7 +62,8 @@ extension ScrollSimulation {
             self.limits = limits
             self.consume = consume
             let scheduler = scheduler
-            viewModel = framing.map { MapSyncViewModel(scheduler: scheduler, debounceMs: debounceMs, framing: $0) }
+            viewModel =
+                framing.map { MapSyncViewModel(scheduler: scheduler, debounceMs: debounceMs, framing: $0) }
                 ?? MapSyncViewModel(scheduler: scheduler, debounceMs: debounceMs, zoom: zoom)
             carousel = StateLock(Carousel(scroller: try CarouselScroller(layout: layout, initialIndex: initialIndex)))
         }
@@ -97,10 +98,13 @@ extension ScrollSimulation {
                 if let time, event.at > time { break }
                 guard !hasFailed else { break }
                 guard event.at <= limits.maxVirtualMs else {
-                    fail(SimulationLimitError(.virtualTime, """
-                        event \(position + 1) is at \(Self.format(event.at)) ms, past the limit of \
-                        \(Self.format(limits.maxVirtualMs)) ms of virtual time
-                        """))
+                    fail(
+                        SimulationLimitError(
+                            .virtualTime,
+                            """
+                            event \(position + 1) is at \(Self.format(event.at)) ms, past the limit of \
+                            \(Self.format(limits.maxVirtualMs)) ms of virtual time
+                            """))
                     break
                 }
                 scheduler.advance(toFirstAt: event.at)
@@ -131,7 +135,9 @@ extension ScrollSimulation {
                     carousel.cancelDragSteps()
                     let end = scheduler.now + durationMs
                     guard end <= limits.maxVirtualMs else {
-                        throw SimulationLimitError(.virtualTime, """
+                        throw SimulationLimitError(
+                            .virtualTime,
+                            """
                             a drag from \(Self.format(scheduler.now)) ms over \(Self.format(durationMs)) ms ends past the \
                             limit of \(Self.format(limits.maxVirtualMs)) ms of virtual time
                             """)
@@ -229,7 +235,9 @@ extension ScrollSimulation {
         /// rather than after drawing every frame up to the limit.
         private func bookFrame(_ carousel: inout Carousel) throws {
             if let motion = carousel.scroller.motion, motion.endTime > limits.maxVirtualMs {
-                throw SimulationLimitError(.virtualTime, """
+                throw SimulationLimitError(
+                    .virtualTime,
+                    """
                     a motion (\(motion.kind.rawValue)) from \(Self.format(motion.startTime)) ms ends at \
                     \(Self.format(motion.endTime)) ms, past the limit of \(Self.format(limits.maxVirtualMs)) ms of virtual time
                     """)
@@ -250,7 +258,9 @@ extension ScrollSimulation {
                     carousel.frameTick = nil
                     guard !carousel.isStopped else { return nil }
                     guard carousel.frames < limits.maxFrames else {
-                        throw SimulationLimitError(.frames, """
+                        throw SimulationLimitError(
+                            .frames,
+                            """
                             the carousel would draw more than \(limits.maxFrames) frames (at \(Self.format(scheduler.now)) ms)
                             """)
                     }

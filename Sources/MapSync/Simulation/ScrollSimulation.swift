@@ -1,6 +1,6 @@
 import CarouselEngine
-import Observables
 import Locks
+import Observables
 
 /// Replays a ``ScrollScript`` in virtual time: script events drive
 /// a `CarouselScroller`, its frames (every `frameMs`) feed a

@@ -4,10 +4,11 @@ extension EventStream {
     @inlinable
     public func filter(_ isIncluded: @escaping @Sendable (Element) -> Bool) -> EventStream {
         EventStream(trusted: { observer in
-            subscribeTrusted(Observer { event in
-                if case .next(let element) = event, !isIncluded(element) { return }
-                observer.on(event)
-            })
+            subscribeTrusted(
+                Observer { event in
+                    if case .next(let element) = event, !isIncluded(element) { return }
+                    observer.on(event)
+                })
         })
     }
 }

@@ -187,7 +187,8 @@ final class SubjectCore<Element: Sendable>: Sendable {
     @inlinable
     func on(_ event: Event<Element>) {
         if case .next = event,
-           fastLane.compareExchange(expected: .armed, desired: .delivering) {
+            fastLane.compareExchange(expected: .armed, desired: .delivering)
+        {
             // `sole` is ours until we hand the lane back: borrow it, no retain.
             let sole = self.sole.unsafelyUnwrapped
             sole._withUnsafeGuaranteedRef { $0.observer.on(event) }
@@ -331,7 +332,8 @@ final class SubjectCore<Element: Sendable>: Sendable {
     @usableFromInline
     func armIfSole(_ state: inout State) {
         guard !state.isArmed, !state.isDelivering, !replaysCurrent, state.terminal == nil,
-              state.subscribers.count == 1 else { return }
+            state.subscribers.count == 1
+        else { return }
         sole = Unmanaged.passRetained(state.subscribers[0])
         state.isArmed = true
         fastLane.store(.armed)

@@ -34,7 +34,8 @@ extension Catalog {
         list: String, cluster id: Int, limit: Int = 10, offset: Int = 0, options: ClusterOptions = ClusterOptions()
     ) throws -> [ListMarker] {
         guard limit >= 1, offset >= 0 else {
-            throw CatalogError.invalidArgument("a cluster's leaves need a limit of at least 1 and an offset of at least 0 (got limit \(limit), offset \(offset))")
+            throw CatalogError.invalidArgument(
+                "a cluster's leaves need a limit of at least 1 and an offset of at least 0 (got limit \(limit), offset \(offset))")
         }
         return try withClusterIndex(list: list, options: options) { index, listKey, db in
             try ClusterQueries(index).leaves(of: id, limit: limit, offset: offset).map {
@@ -74,10 +75,11 @@ extension Catalog {
                 points = stored  // another process built it meanwhile
             } else {
                 let places = try rows(
-                    db, """
-                        SELECT s.latitude, s.longitude FROM list_items AS i JOIN stores AS s ON s.key = i.store
-                        WHERE i.list = ? ORDER BY i.position
-                        """, { $0.bind(listKey, at: 1) }
+                    db,
+                    """
+                    SELECT s.latitude, s.longitude FROM list_items AS i JOIN stores AS s ON s.key = i.store
+                    WHERE i.list = ? ORDER BY i.position
+                    """, { $0.bind(listKey, at: 1) }
                 ) { ClusterPoint(latitude: $0.double(0), longitude: $0.double(1)) }
                 let index = try ClusterIndex(points: places, options: options).withExpansionZooms()
                 try StoredClusterIndex.store(index, list: listKey, db)
@@ -92,11 +94,12 @@ extension Catalog {
     /// longer the index's (an item was added: no trigger watches inserts).
     private func storedIndexPoints(_ list: Int64, _ options: String, _ db: Database) throws -> Int? {
         try firstRow(
-            db, """
-                SELECT points FROM cluster_indexes
-                WHERE list = ?1 AND format = ?2 AND options = ?3
-                  AND points = (SELECT coalesce(max(position) + 1, 0) FROM list_items WHERE list = ?1)
-                """,
+            db,
+            """
+            SELECT points FROM cluster_indexes
+            WHERE list = ?1 AND format = ?2 AND options = ?3
+              AND points = (SELECT coalesce(max(position) + 1, 0) FROM list_items WHERE list = ?1)
+            """,
             {
                 $0.bind(list, at: 1)
                 $0.bind(Int64(StoredClusterIndex.format), at: 2)
@@ -113,12 +116,13 @@ extension Catalog {
         """
 
     private func store(_ list: Int64, at position: Int, _ db: Database) throws -> Store {
-        guard let store = try firstRow(
-            db, Self.storeAtListPosition,
-            {
-                $0.bind(list, at: 1)
-                $0.bind(Int64(position), at: 2)
-            }, Store.init)
+        guard
+            let store = try firstRow(
+                db, Self.storeAtListPosition,
+                {
+                    $0.bind(list, at: 1)
+                    $0.bind(Int64(position), at: 2)
+                }, Store.init)
         else { throw CatalogError.database("list position \(position) has no store") }
         return store
     }

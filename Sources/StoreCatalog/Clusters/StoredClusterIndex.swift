@@ -9,7 +9,9 @@ import GRDB
 final class StoredClusterIndex: ClusterHierarchy {
     /// Part kinds of `cluster_parts`.
     enum Kind: Int64 {
-        case level = 0, next = 1, unclusterZooms = 2
+        case level = 0
+        case next = 1
+        case unclusterZooms = 2
     }
 
     /// Layout of the stored bytes: a change makes old indexes rebuild.
@@ -68,11 +70,12 @@ final class StoredClusterIndex: ClusterHierarchy {
                 let count = try source.value(UInt32.self, at: layout.markerCount + 4 * i)
                 let id = Int(try source.value(Int64.self, at: layout.id + 8 * i))
                 guard count > 1 else { return .point(id) }
-                return .cluster(Cluster(
-                    id: id, count: Int(count),
-                    x: try source.value(Double.self, at: layout.x + 8 * i),
-                    y: try source.value(Double.self, at: layout.y + 8 * i),
-                    expansionZoom: hasExpansion ? Int(try source.value(UInt8.self, at: layout.expansionZoom + i)) : nil))
+                return .cluster(
+                    Cluster(
+                        id: id, count: Int(count),
+                        x: try source.value(Double.self, at: layout.x + 8 * i),
+                        y: try source.value(Double.self, at: layout.y + 8 * i),
+                        expansionZoom: hasExpansion ? Int(try source.value(UInt8.self, at: layout.expansionZoom + i)) : nil))
             }
         }
     }

@@ -41,8 +41,9 @@ struct BatchInsert<Row> {
     /// Writes the rows still pending.
     mutating func finish() throws {
         guard !pending.isEmpty else { return }
-        try flush(into: RawStatement(
-            try db.makeStatement(sql: multiRowSQL(prefix, columns: columnCount, rows: pending.count)), in: db))
+        try flush(
+            into: RawStatement(
+                try db.makeStatement(sql: multiRowSQL(prefix, columns: columnCount, rows: pending.count)), in: db))
     }
 
     private mutating func flush(into statement: RawStatement) throws {

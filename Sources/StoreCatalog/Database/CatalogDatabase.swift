@@ -156,7 +156,8 @@ package enum CatalogDatabase {
             try queue.read { db in
                 let version = try Migrator.checkIdentity(db, path: path)
                 if version < Migration.latestVersion {
-                    throw CatalogError.database("""
+                    throw CatalogError.database(
+                        """
                         \(path) is read-only and at schema \(version), older than this carousel's \
                         \(Migration.latestVersion): open it once with write access to upgrade it
                         """)
@@ -175,14 +176,15 @@ package enum CatalogDatabase {
         var status = stat()
         guard stat(path, &status) == 0 else { return }  // a new file, or one SQLite will explain
         guard status.st_mode & S_IFMT == S_IFREG else {
-            let kind = switch status.st_mode & S_IFMT {
-            case S_IFDIR: "a folder"
-            case S_IFCHR: "a character device"
-            case S_IFBLK: "a block device"
-            case S_IFIFO: "a FIFO"
-            case S_IFSOCK: "a socket"
-            default: "a special file"
-            }
+            let kind =
+                switch status.st_mode & S_IFMT {
+                case S_IFDIR: "a folder"
+                case S_IFCHR: "a character device"
+                case S_IFBLK: "a block device"
+                case S_IFIFO: "a FIFO"
+                case S_IFSOCK: "a socket"
+                default: "a special file"
+                }
             throw CatalogError.notACatalog(path: path, reason: "it is \(kind), not a regular file")
         }
     }
@@ -220,14 +222,18 @@ package enum CatalogDatabase {
         case .SQLITE_BUSY where error.extendedResultCode == .SQLITE_BUSY_SNAPSHOT:
             // A read that turned into a write after another process wrote:
             // no wait can help, the command must start again.
-            .sqlite(code: error.extendedResultCode.rawValue, message: """
-                \(path) was changed by another process during this command; run it again
-                """)
+            .sqlite(
+                code: error.extendedResultCode.rawValue,
+                message: """
+                    \(path) was changed by another process during this command; run it again
+                    """)
         case .SQLITE_BUSY, .SQLITE_LOCKED:
-            .sqlite(code: error.extendedResultCode.rawValue, message: """
-                \(path) is busy: another process kept it locked for over \(Int(busyTimeout)) s \
-                (an import in progress?); try again when it has finished
-                """)
+            .sqlite(
+                code: error.extendedResultCode.rawValue,
+                message: """
+                    \(path) is busy: another process kept it locked for over \(Int(busyTimeout)) s \
+                    (an import in progress?); try again when it has finished
+                    """)
         case .SQLITE_READONLY:
             .sqlite(
                 code: error.extendedResultCode.rawValue,

@@ -52,8 +52,9 @@ package enum Migrator {
             // A version that does not match the tables (set by hand, or by
             // another tool) would run migrations over tables they do not
             // expect ("table stores already exists"): refused instead.
-            let tables = Set(try String.fetchAll(
-                db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"))
+            let tables = Set(
+                try String.fetchAll(
+                    db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"))
             let storeColumns = Set(try String.fetchAll(db, sql: "SELECT name FROM pragma_table_info('stores')"))
             if tables != expectedTables(version: version) || storeColumns.contains("list") != (version >= 5) {
                 throw CatalogError.notACatalog(

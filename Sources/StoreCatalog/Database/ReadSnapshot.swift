@@ -131,7 +131,8 @@ final class ReadSnapshot: Sendable {
     }
 
     private enum IdleCheck {
-        case stop, end, wait(Duration)
+        case stop, end
+        case wait(Duration)
     }
 
     /// What the timer should do about the snapshot now; stops being pending

@@ -25,8 +25,8 @@ extension Coordinate {
     public init?(parsing text: String) {
         let parts = text.split(separator: ",", omittingEmptySubsequences: false)
         guard parts.count == 2,
-              let latitude = Double(parts[0].trimmingSpaces()),
-              let longitude = Double(parts[1].trimmingSpaces())
+            let latitude = Double(parts[0].trimmingSpaces()),
+            let longitude = Double(parts[1].trimmingSpaces())
         else { return nil }
         self.init(latitude: latitude, longitude: longitude)
         guard isValid else { return nil }

@@ -33,7 +33,8 @@ package struct DistanceFrom: Sendable {
         let phi = otherLatitude * .pi / 180
         let sinHalfDeltaPhi = sin((phi - latitude) / 2)
         let sinHalfDeltaLambda = sin((otherLongitude * .pi / 180 - longitude) / 2)
-        let h = sinHalfDeltaPhi * sinHalfDeltaPhi
+        let h =
+            sinHalfDeltaPhi * sinHalfDeltaPhi
             + cosLatitude * cos(phi) * sinHalfDeltaLambda * sinHalfDeltaLambda
         // Rounding can push h a hair above 1 for antipodal points.
         return 2 * Haversine.earthRadiusMeters * asin(min(1, h.squareRoot()))

@@ -147,7 +147,7 @@ package struct CSVRowParser {
                 if try reader.consume(Self.newline) { fields.append(Self.newline) }
                 line += 1
             } else if try reader.consume(Self.quote) {
-                fields.append(Self.quote) // "" is one quote (RFC 4180 §2.7)
+                fields.append(Self.quote)  // "" is one quote (RFC 4180 §2.7)
             } else {
                 return true
             }

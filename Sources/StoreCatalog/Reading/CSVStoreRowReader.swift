@@ -60,10 +60,12 @@ package struct CSVStoreRowReader: StoreRowReader {
             return nil
         case .unterminatedQuote(let line):
             finished = true
-            return .invalid([ImportIssue(
-                line: line, column: nil,
-                reason: "unterminated quote: the quoted field opened here runs to the end of the file; close it with \""
-            )])
+            return .invalid([
+                ImportIssue(
+                    line: line, column: nil,
+                    reason: "unterminated quote: the quoted field opened here runs to the end of the file; close it with \""
+                )
+            ])
         case .record:
             return validatedRecord()
         }
@@ -74,10 +76,12 @@ package struct CSVStoreRowReader: StoreRowReader {
         // Which value is which is unknowable with a field too many or too few.
         guard fields.count == expected else {
             let noun = expected == 1 ? "field" : "fields"
-            return .invalid([ImportIssue(
-                line: fields.line, column: nil,
-                reason: "expected \(expected) \(noun), found \(fields.count)"
-            )])
+            return .invalid([
+                ImportIssue(
+                    line: fields.line, column: nil,
+                    reason: "expected \(expected) \(noun), found \(fields.count)"
+                )
+            ])
         }
         let quoteIssues = parser.fieldsWithTextAfterQuote.map { field in
             ImportIssue(

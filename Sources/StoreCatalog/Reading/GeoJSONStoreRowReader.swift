@@ -62,8 +62,9 @@ package struct GeoJSONStoreRowReader: StoreRowReader {
             let after = try tokenizer.skipWhitespace()
             guard after == nil else { throw tokenizer.unexpected(after, expected: "nothing after the FeatureCollection") }
             guard hasCollectionType else {
-                throw JSONTokenizer.Failure.file(ImportFileError(
-                    path: path, reason: #"no "type" member: a GeoJSON FeatureCollection needs "type": "FeatureCollection""#))
+                throw JSONTokenizer.Failure.file(
+                    ImportFileError(
+                        path: path, reason: #"no "type" member: a GeoJSON FeatureCollection needs "type": "FeatureCollection""#))
             }
             return nil
         } catch {
@@ -94,10 +95,11 @@ package struct GeoJSONStoreRowReader: StoreRowReader {
                 let type = try readText()
                 hasCollectionType = true
                 guard type == "FeatureCollection" else {
-                    throw .file(ImportFileError(
-                        path: path, line: line,
-                        reason: "expected a GeoJSON FeatureCollection, found type '\(type)'"
-                    ))
+                    throw .file(
+                        ImportFileError(
+                            path: path, line: line,
+                            reason: "expected a GeoJSON FeatureCollection, found type '\(type)'"
+                        ))
                 }
             default:
                 try tokenizer.skipValue()
@@ -116,7 +118,7 @@ package struct GeoJSONStoreRowReader: StoreRowReader {
     /// Reads one element of `features` into a row.
     private mutating func readFeature() throws(JSONTokenizer.Failure) -> ImportRow {
         _ = try tokenizer.skipWhitespace()
-        let line = tokenizer.line // of the opening brace
+        let line = tokenizer.line  // of the opening brace
         guard try tokenizer.consume(UInt8(ascii: "{")) else {
             let kind = try discardValue()
             return .invalid([ImportIssue(line: line, column: nil, reason: "expected a Feature object, found \(kind.article)")])
@@ -195,9 +197,10 @@ package struct GeoJSONStoreRowReader: StoreRowReader {
     private mutating func readGeometry() throws(JSONTokenizer.Failure) -> Geometry {
         guard try tokenizer.consume(UInt8(ascii: "{")) else {
             let kind = try discardValue()
-            return .problem(kind == .null
-                ? "geometry is null: a store needs a Point geometry"
-                : "geometry must be an object, found \(kind.article)")
+            return .problem(
+                kind == .null
+                    ? "geometry is null: a store needs a Point geometry"
+                    : "geometry must be an object, found \(kind.article)")
         }
         var type: String?
         var problem: String?

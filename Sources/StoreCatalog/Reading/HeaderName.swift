@@ -18,7 +18,7 @@ extension String {
     fileprivate func trimmingUnicodeScalars(_ isTrimmed: (Unicode.Scalar) -> Bool) -> String {
         let scalars = unicodeScalars
         guard let first = scalars.firstIndex(where: { !isTrimmed($0) }),
-              let last = scalars.lastIndex(where: { !isTrimmed($0) })
+            let last = scalars.lastIndex(where: { !isTrimmed($0) })
         else { return "" }
         return String(scalars[first...last])
     }

@@ -41,9 +41,12 @@ package struct JSONStoreRowReader: StoreRowReader {
     /// Checks how the file starts and steps into the array.
     private mutating func start() throws(JSONTokenizer.Failure) {
         guard let first = try tokenizer.skipWhitespace(acrossLines: true) else {
-            throw .file(ImportFileError(path: path, reason: layout == .array
-                ? "empty file: expected a JSON array of store objects"
-                : "empty file: expected one store object per line"))
+            throw .file(
+                ImportFileError(
+                    path: path,
+                    reason: layout == .array
+                        ? "empty file: expected a JSON array of store objects"
+                        : "empty file: expected one store object per line"))
         }
         guard layout == .array else { return }
         guard first == UInt8(ascii: "[") else {
@@ -51,10 +54,11 @@ package struct JSONStoreRowReader: StoreRowReader {
                 throw .syntax(line: tokenizer.line, column: tokenizer.column, reason: "expected a JSON array of store objects")
             }
             // An object: a GeoJSON FeatureCollection or JSON Lines, most likely.
-            throw .file(ImportFileError(
-                path: path, line: tokenizer.line, column: tokenizer.column,
-                reason: "malformed JSON: expected a JSON array of store objects, found an object",
-                likelyFormat: .geojson))
+            throw .file(
+                ImportFileError(
+                    path: path, line: tokenizer.line, column: tokenizer.column,
+                    reason: "malformed JSON: expected a JSON array of store objects, found an object",
+                    likelyFormat: .geojson))
         }
         try tokenizer.expect(first, "'['")
     }
@@ -109,7 +113,7 @@ package struct JSONStoreRowReader: StoreRowReader {
     /// Reads one element: an object is a row; anything else is a bad row.
     private mutating func readElement() throws(JSONTokenizer.Failure) -> ImportRow {
         _ = try tokenizer.skipWhitespace()
-        let line = tokenizer.line // of the opening brace
+        let line = tokenizer.line  // of the opening brace
         if try tokenizer.consume(UInt8(ascii: "{")) {
             try row.read(from: &tokenizer, line: line)
             return row.validated(row.layout { (headers) throws(ColumnLayout.Problem) in try ColumnLayout(headers: headers) })

@@ -119,7 +119,6 @@ package struct JSONTokenizer {
 
     // MARK: Structure
 
-
     /// Steps to the next member of an object whose `{` is consumed: appends
     /// its key (unescaped) to `keys` as one field and consumes the `:`;
     /// false after the closing `}`. `isFirst` starts true for each object.
@@ -206,7 +205,8 @@ package struct JSONTokenizer {
                 names.append(contentsOf: decoded.bytes)
                 names.endField()
                 if let duplicate = names.duplicateOfLastField() {
-                    throw .syntax(line: line, column: nameColumn, reason: "duplicate member \(duplicate) at column \(nameColumn): each name may appear once in an object")
+                    throw .syntax(
+                        line: line, column: nameColumn, reason: "duplicate member \(duplicate) at column \(nameColumn): each name may appear once in an object")
                 }
                 try expect(UInt8(ascii: ":"), "':' after a member name")
                 fields.append(UInt8(ascii: ":"))
@@ -256,7 +256,7 @@ package struct JSONTokenizer {
     /// are checked by the row validator, which names their column.
     private mutating func readStringContents(into fields: inout RawFields, checkingUTF8: Bool = false) throws(Failure) {
         let start = fields.bytes.count
-        let startColumn = column - 1 // the opening quote's
+        let startColumn = column - 1  // the opening quote's
         while true {
             try copyPlainStringBytes(into: &fields)
             guard let byte = try peek() else { throw unterminatedString() }
@@ -419,9 +419,11 @@ package struct JSONTokenizer {
     }
 
     private func controlCharacter(_ byte: UInt8) -> Failure {
-        .syntax(line: line, column: column, reason: byte == UInt8(ascii: "\n")
-            ? "line break inside a string: write it as \\n"
-            : "control character \(Self.describe(byte)) inside a string: escape it")
+        .syntax(
+            line: line, column: column,
+            reason: byte == UInt8(ascii: "\n")
+                ? "line break inside a string: write it as \\n"
+                : "control character \(Self.describe(byte)) inside a string: escape it")
     }
 
     private func loneSurrogate() -> Failure {

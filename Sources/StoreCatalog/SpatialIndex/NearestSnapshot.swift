@@ -98,8 +98,9 @@ extension Catalog {
         maxEntries: Int, _ element: (Store) throws -> Element
     ) throws -> NearestSnapshot<Element>? {
         try read { db in
-            guard let entries = try firstRow(
-                db, "SELECT (SELECT count(*) FROM stores) + (SELECT count(*) FROM list_items)", { _ in }, { $0.int(0) }),
+            guard
+                let entries = try firstRow(
+                    db, "SELECT (SELECT count(*) FROM stores) + (SELECT count(*) FROM list_items)", { _ in }, { $0.int(0) }),
                 // Trees number their items in 32 bits.
                 entries <= min(maxEntries, Int(Int32.max))
             else { return nil }

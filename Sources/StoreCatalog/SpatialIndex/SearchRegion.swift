@@ -38,10 +38,9 @@ package struct SearchRegion: Sendable, Hashable {
         let deltaLambda = asin(min(1, sin(delta) / cos(phi))) * 180 / .pi + slack
         let west = center.longitude - deltaLambda, east = center.longitude + deltaLambda
         let ranges: [ClosedRange<Double>] =
-            if deltaLambda >= 180 { [-180...180] }
-            else if west < -180 { [west + 360...180, -180...east] }
-            else if east > 180 { [west...180, -180...east - 360] }
-            else { [west...east] }
+            if deltaLambda >= 180 { [-180...180] } else if west < -180 { [west + 360...180, -180...east] } else if east > 180 {
+                [west...180, -180...east - 360]
+            } else { [west...east] }
         self.init(south: south * 180 / .pi - slack, north: north * 180 / .pi + slack, longitudeRanges: ranges)
     }
 }

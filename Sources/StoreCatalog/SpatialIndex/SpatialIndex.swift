@@ -107,7 +107,11 @@ package enum SpatialIndex {
 
         /// ``SpatialIndex/scan(_:list:_:visit:)`` with this scan.
         package func scan(_ region: SearchRegion, visit: (_ store: Int64, _ latitude: Double, _ longitude: Double) -> Void) throws {
-            try scan(region, while: { visit($0, $1, $2); return true })
+            try scan(
+                region,
+                while: {
+                    visit($0, $1, $2); return true
+                })
         }
 
         /// The same scan, stopped as soon as `visit` returns false: the
@@ -126,7 +130,11 @@ package enum SpatialIndex {
             band: Int64, of region: SearchRegion,
             visit: (_ store: Int64, _ latitude: Double, _ longitude: Double) -> Void
         ) throws {
-            _ = try scan(band: band, of: region, while: { visit($0, $1, $2); return true })
+            _ = try scan(
+                band: band, of: region,
+                while: {
+                    visit($0, $1, $2); return true
+                })
         }
 
         /// The stores of `region` in one latitude band until `visit` returns

@@ -7,18 +7,21 @@ extension SpatialTiles {
     /// callback of ``NearestTileSearch`` (`carousel_nearest`) and the SQL
     /// functions migration 0007 builds the tiles of existing catalogs with.
     static func register(_ db: Database) throws {
-        db.add(function: DatabaseFunction("carousel_unit_x", argumentCount: 2, pure: true) { values in
-            try unitVector(values).x
-        })
-        db.add(function: DatabaseFunction("carousel_unit_y", argumentCount: 2, pure: true) { values in
-            try unitVector(values).y
-        })
-        db.add(function: DatabaseFunction("carousel_unit_z", argumentCount: 1, pure: true) { values in
-            guard let latitude = Double.fromDatabaseValue(values[0]) else {
-                throw DatabaseError(message: "carousel_unit_z: the latitude is not a number")
-            }
-            return unitVector(latitude: latitude, longitude: 0).z
-        })
+        db.add(
+            function: DatabaseFunction("carousel_unit_x", argumentCount: 2, pure: true) { values in
+                try unitVector(values).x
+            })
+        db.add(
+            function: DatabaseFunction("carousel_unit_y", argumentCount: 2, pure: true) { values in
+                try unitVector(values).y
+            })
+        db.add(
+            function: DatabaseFunction("carousel_unit_z", argumentCount: 1, pure: true) { values in
+                guard let latitude = Double.fromDatabaseValue(values[0]) else {
+                    throw DatabaseError(message: "carousel_unit_z: the latitude is not a number")
+                }
+                return unitVector(latitude: latitude, longitude: 0).z
+            })
         db.add(function: DatabaseFunction("carousel_tile_members", argumentCount: 3, pure: true, aggregate: MembersAggregate.self))
         let code = sqlite3_rtree_query_callback(db.sqliteConnection, NearestTileSearch.callbackName, nearestTileScore, nil, nil)
         guard code == SQLITE_OK else {
@@ -40,7 +43,7 @@ extension SpatialTiles {
 
         mutating func step(_ values: [DatabaseValue]) throws {
             guard let store = Int64.fromDatabaseValue(values[0]), let latitude = Double.fromDatabaseValue(values[1]),
-                  let longitude = Double.fromDatabaseValue(values[2])
+                let longitude = Double.fromDatabaseValue(values[2])
             else { throw DatabaseError(message: "carousel_tile_members: a member is not (key, latitude, longitude)") }
             SpatialTiles.pack(store: store, latitude: latitude, longitude: longitude, into: &bytes)
         }
@@ -65,7 +68,7 @@ extension SpatialTiles {
 /// other. A plain C function: SQLite calls it per node entry.
 private func nearestTileScore(_ info: UnsafeMutablePointer<sqlite3_rtree_query_info>?) -> Int32 {
     guard let info, info.pointee.nParam == 5, info.pointee.nCoord == 8,
-          let parameters = info.pointee.aParam, let box = info.pointee.aCoord
+        let parameters = info.pointee.aParam, let box = info.pointee.aCoord
     else { return SQLITE_ERROR }
     let list = parameters[4]
     if list >= 0 && (list < box[0] || list > box[1]) {

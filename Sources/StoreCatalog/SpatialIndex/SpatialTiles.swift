@@ -88,8 +88,9 @@ package enum SpatialTiles {
         defer { statement.reset() }
         statement.bind(list, at: 1)
         while try statement.step() {
-            try writer.append(band: statement.int64(0), store: statement.int64(3),
-                              latitude: statement.double(2), longitude: statement.double(1))
+            try writer.append(
+                band: statement.int64(0), store: statement.int64(3),
+                latitude: statement.double(2), longitude: statement.double(1))
         }
         try writer.finish()
     }

@@ -50,9 +50,10 @@ struct ListImporter<Reader: StoreRowReader> {
                 case let .store(store):
                     switch next.next()! {
                     case let .duplicate(firstLine):
-                        issues.add(ImportIssue(
-                            line: store.line, column: "id",
-                            reason: "duplicate id '\(batch.id(of: store))' (also on line \(firstLine))"))
+                        issues.add(
+                            ImportIssue(
+                                line: store.line, column: "id",
+                                reason: "duplicate id '\(batch.id(of: store))' (also on line \(firstLine))"))
                         rejected += 1
                         if rejected > options.issueLimit { throw TooManyIssues() }
                     case let .written(key):

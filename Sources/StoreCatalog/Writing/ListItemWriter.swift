@@ -32,9 +32,10 @@ struct ListItemWriter {
             }
         case .name, .distance:
             if case let .distance(origin) = order { distance = DistanceFrom(origin) } else { distance = nil }
-            try db.execute(sql: """
-                CREATE TEMP TABLE import_order (position INTEGER PRIMARY KEY, store INTEGER NOT NULL, distance REAL)
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TEMP TABLE import_order (position INTEGER PRIMARY KEY, store INTEGER NOT NULL, distance REAL)
+                    """)
             items = try BatchInsert(
                 db, into: "temp.import_order", columns: ["position", "store", "distance"]
             ) { item, statement, first in

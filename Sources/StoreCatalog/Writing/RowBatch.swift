@@ -56,9 +56,10 @@ struct RowBatch: Sendable {
             // The readers validate; this keeps a reader bug from ending the
             // import on a CHECK constraint instead of a reported row.
             guard store.coordinate.isValid else {
-                rows.append(.invalid([
-                    ImportIssue(line: line, column: nil, reason: "coordinates \(store.coordinate) are out of range"),
-                ]))
+                rows.append(
+                    .invalid([
+                        ImportIssue(line: line, column: nil, reason: "coordinates \(store.coordinate) are out of range")
+                    ]))
                 return
             }
             let staged = StoreRow(line: line, latitude: store.latitude, longitude: store.longitude, firstEnd: ends.count)

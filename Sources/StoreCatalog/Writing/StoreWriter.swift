@@ -130,7 +130,8 @@ struct StoreWriter {
             let first = row * Self.columns.count + 1
             return "(" + (first..<first + Self.columns.count).map { "?\($0)" }.joined(separator: ", ") + ", ?\(listParameter))"
         }
-        let sql = "INSERT OR FAIL INTO stores (\(Self.columns.joined(separator: ", ")), list) VALUES "
+        let sql =
+            "INSERT OR FAIL INTO stores (\(Self.columns.joined(separator: ", ")), list) VALUES "
             + values.joined(separator: ", ") + " ON CONFLICT (list, id) DO NOTHING"
         let statement = RawStatement(try db.makeStatement(sql: sql), in: db)
         inserts[rows] = statement

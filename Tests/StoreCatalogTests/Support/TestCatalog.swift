@@ -1,8 +1,9 @@
 import Foundation
 import GRDB
 import GRDBSQLite
-@testable import StoreCatalog
 import TestSupport
+
+@testable import StoreCatalog
 
 /// Where a test catalog lives: storage tests run against both, as GRDB's own
 /// tests do.
@@ -73,11 +74,13 @@ extension Catalog {
             let order = "ORDER BY band, longitude, latitude, store, list"
             let actual = try Row.fetchAll(
                 db, sql: "SELECT band, longitude, latitude, store, list FROM spatial_index \(order)")
-            let derived = try Row.fetchAll(db, sql: """
-                SELECT \(SpatialIndex.bandSQL(latitude: "s.latitude")) AS band, s.longitude AS longitude,
-                       s.latitude AS latitude, s.key AS store, i.list AS list
-                FROM list_items AS i JOIN stores AS s ON s.key = i.store \(order)
-                """)
+            let derived = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT \(SpatialIndex.bandSQL(latitude: "s.latitude")) AS band, s.longitude AS longitude,
+                           s.latitude AS latitude, s.key AS store, i.list AS list
+                    FROM list_items AS i JOIN stores AS s ON s.key = i.store \(order)
+                    """)
             return (actual, derived)
         }
     }
