@@ -208,7 +208,8 @@ struct Wrk {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/wrk") else {
             throw BenchError("the server benchmark loads it with wrk: apt-get install wrk")
         }
-        process.arguments = ["-t2", "-c\(connections)", "-d\(seconds)s", "--latency"] + (script.map { ["-s", $0.path] } ?? []) + [url]
+        // wrk needs at least as many connections as threads.
+        process.arguments = ["-t\(min(2, connections))", "-c\(connections)", "-d\(seconds)s", "--latency"] + (script.map { ["-s", $0.path] } ?? []) + [url]
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = FileHandle.nullDevice
