@@ -113,7 +113,7 @@ extension Catalog {
     /// The `limit` stores nearest to `origin` by great-circle distance,
     /// nearest first, optionally only within `withinMeters` and only of
     /// `list`. Exact, searched best-first over the tiles of the spatial
-    /// index (``NearestTileSearch``). A radius beyond half
+    /// index (`NearestTileSearch`). A radius beyond half
     /// the Earth's circumference, infinity included (a radius in kilometres
     /// such as 1e308 overflows to it in meters), bounds nothing.
     public func nearest(
