@@ -25,7 +25,7 @@ public struct ImportIssue: Error, Sendable, Hashable, Codable, CustomStringConve
 
     /// The kind of a problem with the whole row.
     public static let rowKind = "row"
-    /// The kind that counts issues past ``IssueLog``'s distinct kinds.
+    /// The kind that counts issues past `IssueLog`'s distinct kinds.
     public static let otherKind = "other"
 
     public var description: String {

@@ -17,7 +17,7 @@ public struct StoreSearch: Sendable, Hashable {
     /// The list searched.
     public var list: String
     /// A substring of the name, address or category, case, accents and width
-    /// ignored (``SearchFolding``).
+    /// ignored (`SearchFolding`).
     public var text: String?
     /// The category, compared whole, case and accents ignored.
     public var category: String?
