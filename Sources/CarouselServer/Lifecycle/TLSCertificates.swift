@@ -7,7 +7,7 @@ import Synchronization
 /// ``reload()`` (on SIGHUP): every handshake after it uses the new pair,
 /// connections already open keep theirs.
 ///
-/// How: swift-nio-ssl asks ``configuration`` 's context callback for the
+/// How: swift-nio-ssl asks `configuration`'s context callback for the
 /// certificate at each ClientHello; it answers with the pair held now.
 public final class TLSCertificates: Sendable {
     public let certificatePath: String
