@@ -49,7 +49,10 @@ import Testing
             ([], ["CAROUSEL_REQUIRE_TOKEN_FOR_READS": "maybe"], "CAROUSEL_REQUIRE_TOKEN_FOR_READS must be 1 or 0"),
             (["--tls-cert", "/nonexistent.pem", "--tls-key", "/nonexistent.key"], [:], "/nonexistent.pem"),
         ] as [([String], [String: String], String)] {
-            let result = try workspace.run(["serve", "--port", "0"] + arguments, environment: environment)
+            // `--port 0` keeps a server that wrongly started off a fixed port;
+            // the flag would override CAROUSEL_PORT, so that case goes without.
+            let port = environment["CAROUSEL_PORT"] == nil ? ["--port", "0"] : []
+            let result = try workspace.run(["serve"] + port + arguments, environment: environment)
             #expect(result.status != 0 && result.status < 128, "\(arguments) \(environment): \(result.stderr)")
             #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
             #expect(result.stderr.contains(message), "\(result.stderr)")

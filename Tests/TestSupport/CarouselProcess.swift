@@ -22,12 +22,14 @@ public struct CarouselProcess {
 
     /// Runs `carousel arguments…` with `environment` added to this process's
     /// own (minus `CAROUSEL_DB`, so a developer's setting never leaks in),
-    /// in `directory` if given, and waits for it.
+    /// in `directory` if given, and waits for it — at most `timeout` seconds,
+    /// after which it is killed (status 9 by signal).
     public static func run(
         _ arguments: [String],
         environment: [String: String] = [:],
         directory: URL? = nil,
-        stdin: String? = nil
+        stdin: String? = nil,
+        timeout: TimeInterval = 300
     ) throws -> Result {
         let process = Process()
         process.executableURL = executable
@@ -55,8 +57,16 @@ public struct CarouselProcess {
             errData = err.fileHandleForReading.readDataToEndOfFile()
             group.leave()
         }
+        // A command that should have stopped but serves or waits forever
+        // (a test's mistake or the binary's) is killed at the deadline, so it
+        // fails its test instead of hanging the whole run.
+        let deadline = DispatchWorkItem { [process] in
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        }
+        DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: deadline)
         let outData = out.fileHandleForReading.readDataToEndOfFile()
         group.wait()
+        deadline.cancel()
         process.waitUntilExit()
         return Result(
             status: process.terminationStatus,
