@@ -18,8 +18,8 @@ struct CarouselBench: ParsableCommand {
         case `import`, pipeline, queries, search, focus, export, clusters, scale, server
     }
 
-    @Option(help: "The release-built carousel executable.")
-    var carousel = ".build/release/carousel"
+    @Option(help: "The carousel executable to measure: the one scripts/install installs.")
+    var carousel = ".build/install/bin/carousel"
 
     @Option(help: "The folder holding geonames-places.csv and geonames-kr.csv (default: ../shared/data when it is there, else the repository's Tests/Fixtures/GeoNames, whose worldwide file is a 30,000-place subset).")
     var data: String?
