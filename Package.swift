@@ -26,12 +26,14 @@ let package = Package(
     // nothing on Linux, which keeps `Mutex` and `Atomic` (see `Locks`).
     platforms: [.iOS(.v16), .macOS(.v13), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
     products: [
+        .library(name: "Geo", targets: ["Geo"]),
         .library(name: "StoreCatalog", targets: ["StoreCatalog"]),
         .library(name: "CarouselEngine", targets: ["CarouselEngine"]),
         .library(name: "Clustering", targets: ["Clustering"]),
         .library(name: "Observables", targets: ["Observables"]),
         .library(name: "MapCamera", targets: ["MapCamera"]),
         .library(name: "MapSync", targets: ["MapSync"]),
+        .library(name: "MapSyncSimulation", targets: ["MapSyncSimulation"]),
         .library(name: "MapSyncCatalog", targets: ["MapSyncCatalog"]),
         .library(name: "OpeningHours", targets: ["OpeningHours"]),
         // Seeded synthetic store lists (CSV) for the scale benchmark and tests.
@@ -65,7 +67,7 @@ let package = Package(
         .target(
             name: "StoreCatalog",
             dependencies: [
-                "Clustering", "OpeningHours", "Locks",
+                "Geo", "Clustering", "OpeningHours", "Locks",
                 .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Crypto", package: "swift-crypto"),
             ],
             // The schema's SQL, compiled into the binary so that it migrates
@@ -78,8 +80,12 @@ let package = Package(
         // Opening hours in OpenStreetMap's syntax, evaluated in a store's
         // own time zone: pure Swift and Foundation's time zones.
         .target(name: "OpeningHours"),
+        // The package's one vocabulary of places: Coordinate, BoundingBox,
+        // WebMercator, StorePin. Pure Swift; every module that speaks of
+        // places builds on it (and re-exports it).
+        .target(name: "Geo"),
         // supercluster-compatible marker clustering: pure Swift, no SQLite.
-        .target(name: "Clustering"),
+        .target(name: "Clustering", dependencies: ["Geo"]),
         // Synthetic store lists of any size, streamed as CSV: the scale
         // benchmark's 10⁷-store files and the tests' small ones. Depends on
         // nothing, so the benchmark package can use it as well.
@@ -90,18 +96,23 @@ let package = Package(
         .target(name: "Locks"),
         .target(name: "Observables", dependencies: ["Locks"]),
         // Camera framing on a Web-Mercator map: insets, fit, keep, flyTo timing.
-        .target(name: "MapCamera"),
-        .target(name: "MapSync", dependencies: ["CarouselEngine", "Observables", "MapCamera", "Locks"]),
+        .target(name: "MapCamera", dependencies: ["Geo"]),
+        .target(name: "MapSync", dependencies: ["Geo", "CarouselEngine", "Observables", "MapCamera", "Locks"]),
+        // The scroll-script reader and the simulation that replays a script
+        // through the view model on virtual time (`carousel simulate`,
+        // `POST /simulate`): apart from MapSync, so an app that links the
+        // view model does not link the simulator.
+        .target(name: "MapSyncSimulation", dependencies: ["MapSync", "Geo", "CarouselEngine", "Observables", "MapCamera", "Locks"]),
         // The JSON objects of the CLI's --json, shared with the server so
         // both print the same documents.
-        .target(name: "CarouselJSON", dependencies: ["StoreCatalog", "Clustering", "CarouselEngine", "MapCamera", "MapSync"]),
+        .target(name: "CarouselJSON", dependencies: ["StoreCatalog", "Clustering", "CarouselEngine", "MapCamera", "MapSync", "MapSyncSimulation"]),
         // The backend server: catalog and live map sync over HTTP and
         // WebSocket, and the page at `/` (its HTML, JS and CSS compiled in).
         .target(
             name: "CarouselServer",
             dependencies: [
-                "StoreCatalog", "Clustering", "CarouselEngine", "Observables", "MapCamera", "MapSync", "MapSyncCatalog", "CarouselJSON",
-                "Locks",
+                "StoreCatalog", "Clustering", "CarouselEngine", "Observables", "MapCamera", "MapSync", "MapSyncSimulation", "MapSyncCatalog",
+                "CarouselJSON", "Locks",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -123,8 +134,8 @@ let package = Package(
         .executableTarget(
             name: "carousel",
             dependencies: [
-                "StoreCatalog", "CarouselEngine", "Observables", "MapCamera", "MapSync", "MapSyncCatalog", "Clustering",
-                "CarouselJSON", "CarouselServer", "Locks",
+                "StoreCatalog", "CarouselEngine", "Observables", "MapCamera", "MapSync", "MapSyncSimulation", "MapSyncCatalog",
+                "Clustering", "CarouselJSON", "CarouselServer", "Locks",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // `carousel demo`'s sample stores and scroll script, compiled in
@@ -172,11 +183,16 @@ let package = Package(
         ),
         .testTarget(
             name: "MapSyncTests",
-            dependencies: ["MapSync", "MapCamera", "CarouselEngine", "Observables", "ObservablesTesting", "Locks", "TestSupport"]
+            dependencies: [
+                "MapSync", "MapSyncSimulation", "MapCamera", "CarouselEngine", "Observables", "ObservablesTesting", "Locks", "TestSupport",
+            ]
         ),
         .testTarget(
             name: "MapSyncCatalogTests",
-            dependencies: ["MapSyncCatalog", "MapSync", "StoreCatalog", "CarouselEngine", "Observables", "ObservablesTesting", "TestSupport"]
+            dependencies: [
+                "MapSyncCatalog", "MapSync", "MapSyncSimulation", "StoreCatalog", "CarouselEngine", "Observables", "ObservablesTesting",
+                "TestSupport",
+            ]
         ),
         .testTarget(name: "LocksTests", dependencies: ["Locks"]),
         // Every app-facing module imported beside Observation, whose

@@ -23,7 +23,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "FuzzScrollScript",
-            dependencies: ["FuzzSupport", .product(name: "MapSync", package: "MapCarousel")]
+            dependencies: ["FuzzSupport", .product(name: "MapSync", package: "MapCarousel"), .product(name: "MapSyncSimulation", package: "MapCarousel")]
         ),
     ] + formats.map { format in
         .executableTarget(name: "Fuzz\(format)", dependencies: ["FuzzSupport"])

@@ -1,5 +1,6 @@
 import CarouselEngine
 import MapSync
+import MapSyncSimulation
 import StoreCatalog
 
 /// A timeline entry as one JSON object, as `simulate --json` prints each

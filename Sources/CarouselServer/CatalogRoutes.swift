@@ -77,8 +77,8 @@ struct CatalogRoutes {
             box = try BoundingBox(
                 south: try query.requiredNumber("south"), west: try query.requiredNumber("west"),
                 north: try query.requiredNumber("north"), east: try query.requiredNumber("east"))
-        } catch let error as CatalogError {
-            throw APIError(error)
+        } catch let error as GeoError {
+            throw APIError.badParameter(error.reason)
         }
         let limit = try query.limit(default: limits.maxLimit)
         let list = try query.name("list")
@@ -102,15 +102,15 @@ struct CatalogRoutes {
             box = try BoundingBox(
                 south: try query.requiredNumber("south"), west: try query.requiredNumber("west"),
                 north: try query.requiredNumber("north"), east: try query.requiredNumber("east"))
-        } catch let error as CatalogError {
-            throw APIError(error)
+        } catch let error as GeoError {
+            throw APIError.badParameter(error.reason)
         }
         let selected = try query.integer("selected", in: 0...Int(Int32.max))
         let catalog = catalog
         let markers = try await Offload.run {
             try catalog.clusters(
                 list: list, zoom: zoom,
-                box: ClusterBox(south: box.south, west: box.west, north: box.north, east: box.east),
+                box: box,
                 selected: selected)
         }
         return .json(ClusterJSON.array(markers))

@@ -68,7 +68,7 @@ struct SearchRoute {
             do {
                 area = .box(try BoundingBox(south: south, west: west, north: north, east: east))
             } catch {
-                throw APIError(error)
+                throw .badParameter(error.reason)
             }
         case (_, true):
             throw .badParameter("give lat and lng, or a box, not both")

@@ -1,3 +1,5 @@
+import MapSyncSimulation
+
 /// What the server accepts at most from one client, so no request can take
 /// unbounded memory, disk or time.
 public struct ServerLimits: Sendable, Hashable {
@@ -9,10 +11,12 @@ public struct ServerLimits: Sendable, Hashable {
     public var maxImportBody = 512 << 20
     /// The most stores one response carries (`limit` above it is 400).
     public var maxLimit = 1000
-    /// The latest event time of a simulated script, in ms (10 minutes of
-    /// scrolling): a script's cost grows with its length in time.
-    public var maxScriptMs = 600_000.0
-    /// The most events of a simulated script.
+    /// How far a `POST /simulate` run may go: 10 minutes of virtual time
+    /// (a script's cost grows with its length in time) and the library's
+    /// frame limit. Past either, the run stops and is answered 422.
+    public var simulation = SimulationLimits(maxVirtualMs: 600_000, maxFrames: SimulationLimits.standard.maxFrames)
+    /// The most events of a simulated script (its size is already bounded
+    /// by ``maxJSONBody``; this bounds the work per event).
     public var maxScriptEvents = 10_000
     /// The largest WebSocket message of a session, in bytes.
     public var maxSessionMessage = 1 << 14

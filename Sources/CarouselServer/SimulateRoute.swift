@@ -4,6 +4,7 @@ import Hummingbird
 import HummingbirdWebSocket
 import MapSync
 import MapSyncCatalog
+import MapSyncSimulation
 import NIOCore
 import StoreCatalog
 
@@ -53,7 +54,9 @@ struct SimulateRoute {
             // traced script would otherwise make tens of MB of lines.
             let text = TimelineText(maxBytes: maxBytes)
             do {
-                _ = try simulator.run(trace: trace) { entry in try text.append(TimelineJSON.line(entry)) }
+                _ = try simulator.run(trace: trace, limits: limits.simulation) { entry in try text.append(TimelineJSON.line(entry)) }
+            } catch let error as SimulationLimitError {
+                throw APIError.unprocessable("bad_script", error.description)
             } catch is TimelineText.TooLong {
                 throw APIError.unprocessable(
                     "timeline_too_long",
@@ -92,13 +95,13 @@ struct SimulateRoute {
         guard script.events.count <= limits.maxScriptEvents else {
             throw .unprocessable("bad_script", "the script has \(script.events.count) events; at most \(limits.maxScriptEvents)")
         }
-        for (position, event) in script.events.enumerated() {
-            var end = event.at
-            if case .drag(_, let durationMs, _) = event.action { end += durationMs }
-            guard end <= limits.maxScriptMs else {
-                throw .unprocessable(
-                    "bad_script", "event \(position + 1) runs to \(end) ms; a script may run to \(Int(limits.maxScriptMs)) ms")
-            }
+        // An event past the virtual-time limit is refused before anything
+        // runs, in the simulation's own words; one that only ends past it (a
+        // long drag, a fling) stops the run when it gets there.
+        for (position, event) in script.events.enumerated() where event.at > limits.simulation.maxVirtualMs {
+            throw .unprocessable(
+                "bad_script",
+                "event \(position + 1) is at \(event.at) ms, past the limit of \(Int(limits.simulation.maxVirtualMs)) ms of virtual time")
         }
         return (list, script, trace)
     }

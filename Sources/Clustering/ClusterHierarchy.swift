@@ -1,3 +1,5 @@
+import Geo
+
 /// A cluster hierarchy that queries can read: built in memory
 /// (``ClusterIndex``) or read back level by level from storage.
 ///
@@ -15,13 +17,13 @@ package protocol ClusterHierarchy {
     func projectedPoint(_ index: Int) throws -> (x: Double, y: Double)
     /// The markers of level `zoom` inside `rectangles`, in KD-tree order
     /// (a stored index reads only the tree and the markers found).
-    func markers(atZoom zoom: Int, in rectangles: [ClusterBox.Rectangle]) throws -> [ClusterMarker]
+    func markers(atZoom zoom: Int, in rectangles: [UnitRectangle]) throws -> [ClusterMarker]
     /// The id of marker `index` of level `zoom`.
     func markerID(atZoom zoom: Int, index: Int) throws -> Int
 }
 
 extension ClusterHierarchy {
-    package func markers(atZoom zoom: Int, in rectangles: [ClusterBox.Rectangle]) throws -> [ClusterMarker] {
+    package func markers(atZoom zoom: Int, in rectangles: [UnitRectangle]) throws -> [ClusterMarker] {
         guard let level = try level(atZoom: zoom) else { return [] }
         var markers: [ClusterMarker] = []
         for rectangle in rectangles {
@@ -63,8 +65,8 @@ package struct ClusterQueries<Hierarchy: ClusterHierarchy> {
     /// The markers in `box` at `zoom` (supercluster's `getClusters`): the
     /// clusters and single points whose positions lie in the box, in its
     /// order.
-    package func clusters(in box: ClusterBox, zoom: Double) throws -> [ClusterMarker] {
-        try hierarchy.markers(atZoom: try limitedZoom(zoom), in: box.rectangles)
+    package func clusters(in box: BoundingBox, zoom: Double) throws -> [ClusterMarker] {
+        try hierarchy.markers(atZoom: try limitedZoom(zoom), in: box.unitRectangles)
     }
 
     /// Where cluster `id` was made: the level its absorbing marker sat in

@@ -1,3 +1,5 @@
+import Geo
+
 extension ClusterIndex {
     /// Builds the levels, top down, reusing one neighbour buffer.
     struct Builder {
@@ -12,11 +14,11 @@ extension ClusterIndex {
             unclusterZooms = Array(repeating: UInt8(options.minZoom), count: pointCount)
         }
 
-        mutating func build(_ points: [ClusterPoint]) -> ([ClusterLevel], [UInt8]) {
+        mutating func build(_ points: [Coordinate]) -> ([ClusterLevel], [UInt8]) {
             let n = points.count
             var x = [Double](repeating: 0, count: n), y = [Double](repeating: 0, count: n)
             for (i, point) in points.enumerated() {
-                (x[i], y[i]) = SphericalMercator.rounded(latitude: point.latitude, longitude: point.longitude)
+                (x[i], y[i]) = WebMercator.roundedUnitPoint(latitude: point.latitude, longitude: point.longitude)
             }
             var current = Self.level(
                 x: x, y: y, id: Array(0..<n), count: Array(repeating: 1, count: n), nodeSize: options.nodeSize)

@@ -1,9 +1,11 @@
+import Geo
+
 extension ClusterIndex {
     /// The markers in `box` at `zoom` (supercluster's `getClusters`): the
     /// zoom floored and clamped to minZoom...maxZoom + 1; a box across the
     /// antimeridian gives its eastern half's markers, then its western's.
     /// Throws for a NaN zoom.
-    public func clusters(in box: ClusterBox, zoom: Double) throws(ClusterError) -> [ClusterMarker] {
+    public func clusters(in box: BoundingBox, zoom: Double) throws(ClusterError) -> [ClusterMarker] {
         try typed { try ClusterQueries(self).clusters(in: box, zoom: zoom) }
     }
 
@@ -11,7 +13,7 @@ extension ClusterIndex {
     /// point `selected` never hidden in a cluster: the cluster holding it
     /// comes with count − 1 and its mean recomputed without it, then the
     /// point itself (a cluster left with one point becomes that point).
-    public func markers(in box: ClusterBox, zoom: Double, selected: Int? = nil) throws(ClusterError) -> [ClusterMarker] {
+    public func markers(in box: BoundingBox, zoom: Double, selected: Int? = nil) throws(ClusterError) -> [ClusterMarker] {
         try typed { try ClusterQueries(self).markers(in: box, zoom: zoom, selected: selected) }
     }
 

@@ -1,3 +1,5 @@
+import Geo
+
 /// Points clustered at every zoom, with mapbox/supercluster 8.0.1's results:
 /// the same clusters, counts, ids and positions for the same points in the
 /// same order.
@@ -29,7 +31,7 @@ public struct ClusterIndex: Sendable {
     package let unclusterZooms: [UInt8]
 
     /// Clusters `points` (their order matters, as in supercluster).
-    public init(points: [ClusterPoint], options: ClusterOptions = ClusterOptions()) throws(ClusterError) {
+    public init(points: [Coordinate], options: ClusterOptions = ClusterOptions()) throws(ClusterError) {
         let options = try options.validated()
         // A cluster id shifts a level index left by 5 in JavaScript's 32-bit
         // integers: indices must stay below 2^26.

@@ -1,3 +1,5 @@
+import Geo
+
 /// What a clustering query returns for one place on the map: a cluster, or
 /// a single point (by its index in the input, i.e. its list position).
 public enum ClusterMarker: Sendable, Hashable {
@@ -44,6 +46,6 @@ public struct Cluster: Sendable, Hashable {
         self.expansionZoom = expansionZoom
     }
 
-    public var latitude: Double { SphericalMercator.latitude(y: y) }
-    public var longitude: Double { SphericalMercator.longitude(x: x) }
+    public var latitude: Double { WebMercator.latitude(unitY: y) }
+    public var longitude: Double { WebMercator.longitude(unitX: x) }
 }

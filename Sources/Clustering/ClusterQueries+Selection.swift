@@ -1,3 +1,5 @@
+import Geo
+
 extension ClusterQueries {
     /// The markers in `box` at `zoom` with point `selected` never hidden:
     /// where a cluster holds it, that cluster comes with count − 1 and its
@@ -8,7 +10,7 @@ extension ClusterQueries {
     ///
     /// The reduced cluster keeps its id, so its leaves and expansion zoom
     /// are still those of the whole cluster.
-    package func markers(in box: ClusterBox, zoom: Double, selected: Int? = nil) throws -> [ClusterMarker] {
+    package func markers(in box: BoundingBox, zoom: Double, selected: Int? = nil) throws -> [ClusterMarker] {
         var markers = try clusters(in: box, zoom: zoom)
         for i in markers.indices {
             guard var cluster = markers[i].cluster, cluster.expansionZoom == nil else { continue }
@@ -41,7 +43,7 @@ extension ClusterQueries {
                 markers[i] = .cluster(reduced)
             }
             markers.insert(.point(selected), at: i + 1)
-        } else if box.rectangles.contains(where: { $0.contains(x: point.x, y: point.y) }) {
+        } else if box.unitRectangles.contains(where: { $0.contains(x: point.x, y: point.y) }) {
             markers.append(.point(selected))
         }
         return markers

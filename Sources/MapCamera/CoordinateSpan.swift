@@ -1,8 +1,10 @@
+import Geo
+
 /// How much of the map a view shows, in degrees: the north–south and
 /// east–west extents of the whole map view at one camera — what MapKit's
 /// `MKCoordinateSpan` (in `MKCoordinateRegion`) takes.
 ///
-/// Computed by ``WebMercator/span(around:atZoom:width:height:)`` from the
+/// Computed by `WebMercator.span(around:atZoom:width:height:)` from the
 /// view's Web-Mercator extent.
 public struct CoordinateSpan: Hashable, Sendable {
     /// Degrees of latitude from the view's bottom edge to its top edge.

@@ -1,3 +1,5 @@
+import Geo
+
 /// A camera the framing chose: where the map view's centre goes and at what
 /// zoom, plus the same framing said the way padding-aware SDKs take it —
 /// `target` at the centre of the view less `padding` (Google
@@ -11,7 +13,7 @@ public struct FramedCamera: Hashable, Sendable {
     public var viewpoint: MapViewpoint
     /// The coordinate that sits at the centre of the visible rect: the store
     /// (`center`, `inset`, `keep`) or the fitted bounds' centre (`fit`).
-    public var target: MapCoordinate
+    public var target: Coordinate
     /// The insets that frame `target`: the map's insets, or zero in `center` mode.
     public var padding: MapInsets
     /// The degrees the whole map view spans at ``viewpoint``, for MapKit's
@@ -20,7 +22,7 @@ public struct FramedCamera: Hashable, Sendable {
     /// view's size (``MapFraming/span(at:)``).
     public var span: CoordinateSpan?
 
-    public init(viewpoint: MapViewpoint, target: MapCoordinate, padding: MapInsets, span: CoordinateSpan? = nil) {
+    public init(viewpoint: MapViewpoint, target: Coordinate, padding: MapInsets, span: CoordinateSpan? = nil) {
         self.viewpoint = viewpoint
         self.target = target
         self.padding = padding
@@ -28,7 +30,7 @@ public struct FramedCamera: Hashable, Sendable {
     }
 
     /// The camera centre.
-    public var center: MapCoordinate { viewpoint.center }
+    public var center: Coordinate { viewpoint.center }
     /// The zoom level.
     public var zoom: Double { viewpoint.zoom }
 }

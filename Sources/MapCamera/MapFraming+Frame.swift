@@ -1,4 +1,5 @@
 import Foundation
+import Geo
 
 extension MapFraming {
     /// The camera that frames `store` in this framing's ``mode``, or nil
@@ -16,7 +17,7 @@ extension MapFraming {
     ///     [minZoom, maxZoom]; nil or not finite: no floor. In `keep` a
     ///     camera below it moves even if the store is in view.
     public func frame(
-        _ store: MapCoordinate, fitting neighbors: [MapCoordinate] = [],
+        _ store: Coordinate, fitting neighbors: [Coordinate] = [],
         from current: MapViewpoint? = nil, atLeastZoom: Double? = nil
     ) -> FramedCamera? {
         guard var framed = framedViewpoint(store, fitting: neighbors, from: current, atLeastZoom: atLeastZoom) else {
@@ -28,7 +29,7 @@ extension MapFraming {
 
     /// ``frame(_:fitting:from:atLeastZoom:)`` before its span is set.
     private func framedViewpoint(
-        _ store: MapCoordinate, fitting neighbors: [MapCoordinate],
+        _ store: Coordinate, fitting neighbors: [Coordinate],
         from current: MapViewpoint?, atLeastZoom: Double?
     ) -> FramedCamera? {
         let floor = atLeastZoom.flatMap { $0.isFinite ? clampedZoom($0) : nil }
@@ -84,7 +85,7 @@ extension MapFraming {
 
     /// `inset`: the store at the centre of the visible rect. The view's
     /// centre is the store's world point plus ((right − left)/2, (bottom − top)/2).
-    private func inset(_ store: MapCoordinate, atZoom zoom: Double) -> FramedCamera {
+    private func inset(_ store: Coordinate, atZoom zoom: Double) -> FramedCamera {
         let point = mercator.point(store, atZoom: zoom)
         return FramedCamera(
             viewpoint: MapViewpoint(center: centerShifted(from: point, atZoom: zoom), zoom: zoom),
@@ -93,7 +94,7 @@ extension MapFraming {
 
     /// The coordinate at the view's centre when world point `target` sits at
     /// the visible rect's centre.
-    private func centerShifted(from target: MapPoint, atZoom zoom: Double) -> MapCoordinate {
+    private func centerShifted(from target: MapPoint, atZoom zoom: Double) -> Coordinate {
         mercator.coordinate(
             at: MapPoint(
                 x: target.x + (insets.right - insets.left) / 2,
@@ -111,7 +112,7 @@ extension MapFraming {
     /// Google's `newLatLngBounds(bounds, padding)` choose, not rounded to
     /// whole levels. An axis of extent 0 sets no limit; with both 0 the
     /// zoom is ``zoom``.
-    private func fit(_ store: MapCoordinate, _ neighbors: [MapCoordinate]) -> FramedCamera {
+    private func fit(_ store: Coordinate, _ neighbors: [Coordinate]) -> FramedCamera {
         let mercator = mercator
         let units = ([store] + neighbors).map(mercator.unitPoint)
         let (west, width) = Self.shortestSpan(units.map(\.x))

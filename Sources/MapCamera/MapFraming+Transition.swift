@@ -1,4 +1,5 @@
 import Foundation
+import Geo
 
 extension MapFraming {
     /// ρ, the flight's curvature: MapLibre's `flyTo` default `curve`, the

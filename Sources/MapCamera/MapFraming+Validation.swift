@@ -1,3 +1,5 @@
+import Geo
+
 extension MapFraming {
     /// Checks every parameter before any arithmetic uses it: sizes finite
     /// and positive, a visible rect of positive size, zooms within
@@ -60,7 +62,7 @@ extension MapFraming {
 
     /// Checks a coordinate given beside the framing: latitude in [−90, 90],
     /// longitude in [−180, 180], both finite.
-    public static func checkCoordinate(_ coordinate: MapCoordinate, named name: String) throws(MapFramingError) {
+    public static func checkCoordinate(_ coordinate: Coordinate, named name: String) throws(MapFramingError) {
         guard coordinate.latitude.isFinite, abs(coordinate.latitude) <= 90 else {
             throw MapFramingError(
                 parameter: "\(name) latitude", requirement: "a finite number in [-90, 90]", value: MapFramingError.format(coordinate.latitude))

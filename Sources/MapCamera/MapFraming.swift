@@ -1,3 +1,5 @@
+import Geo
+
 /// The map a carousel covers, and how the camera frames the focused store
 /// on it: the view's size, the insets the UI covers, the tile size that
 /// fixes what a zoom means, the zoom limits and the framing mode.
@@ -76,7 +78,7 @@ public struct MapFraming: Hashable, Sendable {
     /// Where `coordinate` appears on the map view under `viewpoint`:
     /// the camera centre is the view's centre, x taken the shorter way round
     /// the antimeridian.
-    public func screenPoint(of coordinate: MapCoordinate, under viewpoint: MapViewpoint) -> MapPoint {
+    public func screenPoint(of coordinate: Coordinate, under viewpoint: MapViewpoint) -> MapPoint {
         let mercator = mercator
         let point = mercator.point(coordinate, atZoom: viewpoint.zoom)
         let center = mercator.point(viewpoint.center, atZoom: viewpoint.zoom)

@@ -1,3 +1,5 @@
+import Geo
+
 /// An axis-aligned rectangle on the map view, in points (y down).
 public struct ScreenRect: Hashable, Sendable {
     public var minX: Double

@@ -1,3 +1,5 @@
+import Geo
+
 extension WebMercator {
     /// The span of a `width` × `height`-point map view centred on `center`
     /// at `zoom`: the degrees between its edges.
@@ -19,7 +21,7 @@ extension WebMercator {
     /// shows the same map.
     ///
     /// - Precondition: `zoom`, `width` and `height` are finite, the sizes ≥ 0.
-    public func span(around center: MapCoordinate, atZoom zoom: Double, width: Double, height: Double) -> CoordinateSpan {
+    public func span(around center: Coordinate, atZoom zoom: Double, width: Double, height: Double) -> CoordinateSpan {
         precondition(
             zoom.isFinite && width.isFinite && height.isFinite && width >= 0 && height >= 0,
             "span needs a finite zoom and finite sizes ≥ 0, not zoom \(zoom), \(width) × \(height)")

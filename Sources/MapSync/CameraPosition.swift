@@ -1,3 +1,4 @@
+import Geo
 import MapCamera
 
 /// Where the map camera goes for a store: the view's centre and zoom, and,
@@ -20,7 +21,7 @@ public struct CameraPosition: Hashable, Sendable {
     public var zoom: Double
     /// The coordinate framed at the centre of the visible rect: the store,
     /// or in `fit` mode the fitted bounds' centre.
-    public var target: MapCoordinate
+    public var target: Coordinate
     /// The insets that frame `target` (zero in `center` mode).
     public var padding: MapInsets
     /// How to move from the previous camera; nil without a map framing.
@@ -34,7 +35,7 @@ public struct CameraPosition: Hashable, Sendable {
 
     public init(
         index: Int, storeId: String, latitude: Double, longitude: Double, zoom: Double,
-        target: MapCoordinate? = nil, padding: MapInsets = .zero, animation: CameraTransition? = nil,
+        target: Coordinate? = nil, padding: MapInsets = .zero, animation: CameraTransition? = nil,
         span: CoordinateSpan? = nil
     ) {
         self.index = index
@@ -42,7 +43,7 @@ public struct CameraPosition: Hashable, Sendable {
         self.latitude = latitude
         self.longitude = longitude
         self.zoom = zoom
-        self.target = target ?? MapCoordinate(latitude: latitude, longitude: longitude)
+        self.target = target ?? Coordinate(latitude: latitude, longitude: longitude)
         self.padding = padding
         self.animation = animation
         self.span = span
@@ -62,6 +63,6 @@ public struct CameraPosition: Hashable, Sendable {
 
     /// The camera's centre and zoom.
     public var viewpoint: MapViewpoint {
-        MapViewpoint(center: MapCoordinate(latitude: latitude, longitude: longitude), zoom: zoom)
+        MapViewpoint(center: Coordinate(latitude: latitude, longitude: longitude), zoom: zoom)
     }
 }

@@ -1,3 +1,5 @@
+import Geo
+
 /// A store list held in an array: for tests, previews and small lists.
 public struct InMemoryStoreDirectory: StoreDirectory, Hashable {
     /// The stores in carousel order.

@@ -1,4 +1,5 @@
 import CarouselEngine
+import Geo
 import Locks
 import MapCamera
 import Observables
@@ -316,15 +317,15 @@ extension Session {
     /// Store `index`'s camera under `framing`, with its transition from the
     /// last one (none for the list's first); nil when `keep` stays put.
     func frame(_ pin: StorePin, at index: Int, with framing: MapFraming) throws -> CameraPosition? {
-        var neighbors: [MapCoordinate] = []
+        var neighbors: [Coordinate] = []
         if framing.mode == .fit {
             for other in framing.fitIndices(around: index, count: count, wrapping: layout.loop != nil) where other != index {
                 let neighbor = try stores.pin(at: other)
-                neighbors.append(MapCoordinate(latitude: neighbor.latitude, longitude: neighbor.longitude))
+                neighbors.append(Coordinate(latitude: neighbor.latitude, longitude: neighbor.longitude))
             }
         }
         return viewpoint.withLock { viewpoint -> CameraPosition? in
-            let store = MapCoordinate(latitude: pin.latitude, longitude: pin.longitude)
+            let store = Coordinate(latitude: pin.latitude, longitude: pin.longitude)
             guard let framed = framing.frame(store, fitting: neighbors, from: viewpoint) else { return nil }
             defer { viewpoint = framed.viewpoint }
             return CameraPosition(

@@ -1,3 +1,5 @@
+import Geo
+
 /// The view model's read-only view of a store list, in carousel order: how
 /// many stores, and the pin at a position.
 ///

@@ -1,4 +1,5 @@
 import GRDB
+import Geo
 
 extension Catalog {
     /// Up to `limit` stores of `list` from `position` on, in carousel order:

@@ -1,4 +1,5 @@
 import GRDB
+import Geo
 
 extension Catalog {
     /// Every list with its store count, by name.
@@ -71,9 +72,9 @@ extension Catalog {
 
     /// Where the store at `position` of `list` is, without the rest of it:
     /// what the map side needs per focused card.
-    public func location(list: String, at position: Int) throws -> StoreLocation {
+    public func location(list: String, at position: Int) throws -> StorePin {
         try at(position, of: list, sql: Self.locationAtPosition) {
-            StoreLocation(id: $0.text(0) ?? "", latitude: $0.double(1), longitude: $0.double(2))
+            StorePin(id: $0.text(0) ?? "", latitude: $0.double(1), longitude: $0.double(2))
         }
     }
 

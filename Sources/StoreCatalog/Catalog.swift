@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Geo
 
 /// The store catalog: stores with coordinates, ordered store lists, import
 /// and spatial queries, in one SQLite database.

@@ -1,3 +1,5 @@
+import Geo
+
 /// How ``Catalog/importList(named:from:options:)`` treats the rows it reads.
 public struct ImportOptions: Sendable, Hashable {
     /// Import the valid rows and report the others, instead of importing

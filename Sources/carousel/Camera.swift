@@ -68,14 +68,14 @@ extension Carousel {
                             : "the list '\(list)' has \(stores.count) store\(stores.count == 1 ? "" : "s") (0...\(stores.count - 1))"))
             }
             let pin = try stores.pin(at: index)
-            var neighbors: [MapCoordinate] = []
+            var neighbors: [Coordinate] = []
             if framing.mode == .fit {
                 for other in framing.fitIndices(around: index, count: stores.count, wrapping: false) where other != index {
                     let neighbor = try stores.pin(at: other)
-                    neighbors.append(MapCoordinate(latitude: neighbor.latitude, longitude: neighbor.longitude))
+                    neighbors.append(Coordinate(latitude: neighbor.latitude, longitude: neighbor.longitude))
                 }
             }
-            let store = MapCoordinate(latitude: pin.latitude, longitude: pin.longitude)
+            let store = Coordinate(latitude: pin.latitude, longitude: pin.longitude)
             // nil only in keep mode with a --from camera that shows the store:
             // the camera stays where it is.
             // The clustering's zoom levels are supercluster's, as the map's.
@@ -111,7 +111,7 @@ extension Carousel {
             guard parts.count == 3, let latitude = parts[0], let longitude = parts[1], let zoom = parts[2] else {
                 throw CLIError("--from must be LAT,LNG,ZOOM, three numbers, e.g. 37.4979,127.0276,15 (got '\(text)')")
             }
-            let viewpoint = MapViewpoint(center: MapCoordinate(latitude: latitude, longitude: longitude), zoom: zoom)
+            let viewpoint = MapViewpoint(center: Coordinate(latitude: latitude, longitude: longitude), zoom: zoom)
             do {
                 try MapFraming.checkCoordinate(viewpoint.center, named: "--from")
                 try framing.checkZoom(zoom, named: "--from zoom")

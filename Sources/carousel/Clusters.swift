@@ -97,7 +97,7 @@ extension Carousel {
                 case let .markers(zoom, box):
                     let markers = try catalog.clusters(
                         list: list, zoom: zoom,
-                        box: ClusterBox(south: box.south, west: box.west, north: box.north, east: box.east),
+                        box: box,
                         selected: selected)
                     print(ClusterOutput(markers).render(json: json))
                 case let .leaves(id):

@@ -2,6 +2,7 @@ import ArgumentParser
 import CarouselEngine
 import Foundation
 import MapSync
+import MapSyncSimulation
 import StoreCatalog
 
 /// Any error a command run throws, as the one line `carousel` prints on

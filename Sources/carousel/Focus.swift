@@ -4,6 +4,7 @@ import CarouselJSON
 import Foundation
 import MapSync
 import MapSyncCatalog
+import MapSyncSimulation
 import StoreCatalog
 
 extension Carousel {

@@ -3,6 +3,7 @@ import Foundation
 import MapCamera
 import MapSync
 import MapSyncCatalog
+import MapSyncSimulation
 
 extension Carousel {
     /// `carousel simulate`: a scroll script's map-target timeline.

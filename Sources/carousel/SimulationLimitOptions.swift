@@ -1,5 +1,6 @@
 import ArgumentParser
 import MapSync
+import MapSyncSimulation
 
 /// `--max-virtual-ms` and `--max-frames`, shared by `simulate`, `focus` and
 /// `demo`: how far a scroll script may run before it stops with an error

@@ -1,6 +1,7 @@
 import CarouselEngine
 import CarouselJSON
 import MapSync
+import MapSyncSimulation
 import StoreCatalog
 
 /// A simulation's timeline as `simulate` and `demo` print it: JSON Lines

@@ -66,6 +66,34 @@ import Testing
         }
     }
 
+    @Test func aScriptPastTheServersVirtualTimeIs422InTheSimulationsWords() async throws {
+        var limits = ServerLimits()
+        limits.simulation.maxVirtualMs = 1_000
+        let fixture = try ServerFixture(limits: limits)
+        try await fixture.application.test(.router) { client in
+            // An event past the limit is refused before anything runs.
+            let late = try await client.checked(
+                .post, "/simulate", template: "/simulate",
+                body: #"{"list":"seoul","script":{"events":[{"at":0,"offset":10},{"at":1001,"offset":20}]}}"#)
+            #expect(late.status == 422)
+            #expect(late.errorCode == "bad_script")
+            #expect(late.text.contains("event 2 is at 1001"), "\(late.text)")
+            #expect(late.text.contains("past the limit of 1000 ms of virtual time"), "\(late.text)")
+            // A drag that only ends past it stops the run when it gets there.
+            let long = try await client.checked(
+                .post, "/simulate", template: "/simulate",
+                body: #"{"list":"seoul","script":{"events":[{"at":500,"drag":{"by":-300,"durationMs":800}}]}}"#)
+            #expect(long.status == 422)
+            #expect(long.errorCode == "bad_script")
+            #expect(long.text.contains("ends past the limit of 1000 ms"), "\(long.text)")
+            // Within it, the same kind of script runs.
+            let fine = try await client.checked(
+                .post, "/simulate", template: "/simulate",
+                body: #"{"list":"seoul","script":{"events":[{"at":0,"drag":{"by":-300,"durationMs":300}}]}}"#)
+            #expect(fine.status == 200)
+        }
+    }
+
     @Test func workPastTheGateIs503WithRetryAfterAndThePlaceIsFreedAfter() async throws {
         let gate = WorkGate("imports", limit: 1)
         let (started, startedContinuation) = AsyncStream.makeStream(of: Void.self)

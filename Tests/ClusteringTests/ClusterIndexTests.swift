@@ -13,8 +13,8 @@ import Testing
     /// Two points 0.9 · r(10) apart on the equator: within r at zoom 10 and
     /// below, beyond it (r halves) from zoom 11.
     static let pair = [
-        ClusterPoint(latitude: 0, longitude: 0),
-        ClusterPoint(latitude: 0, longitude: 0.9 * radiusDegrees(atZoom: 10)),
+        Coordinate(latitude: 0, longitude: 0),
+        Coordinate(latitude: 0, longitude: 0.9 * radiusDegrees(atZoom: 10)),
     ]
 
     @Test func twoPointsMergeAtTheZoomWhoseRadiusReachesThem() throws {
@@ -51,9 +51,9 @@ import Testing
     /// the third, so the id carries index 1 of its level.
     @Test func aClusterIdEncodesTheAbsorbingIndexAndZoom() throws {
         let index = try ClusterIndex(points: [
-            ClusterPoint(latitude: 40, longitude: -100),
-            ClusterPoint(latitude: 0, longitude: 0),
-            ClusterPoint(latitude: 0, longitude: 0.5 * Self.radiusDegrees(atZoom: 16)),
+            Coordinate(latitude: 40, longitude: -100),
+            Coordinate(latitude: 0, longitude: 0),
+            Coordinate(latitude: 0, longitude: 0.5 * Self.radiusDegrees(atZoom: 16)),
         ])
         // Within r(16): they merge at maxZoom already; id (1 << 5) + 17 + 3.
         let markers = try index.clusters(in: .world, zoom: 16)
@@ -71,9 +71,9 @@ import Testing
     /// point 0.8 r(8) away (beyond r(9)).
     @Test func expansionZoomIsWhereTheClusterSplitsIntoItsChildren() throws {
         let points = [
-            ClusterPoint(latitude: 0, longitude: 0),
-            ClusterPoint(latitude: 0, longitude: 0.7 * Self.radiusDegrees(atZoom: 14)),
-            ClusterPoint(latitude: 0, longitude: 0.8 * Self.radiusDegrees(atZoom: 8)),
+            Coordinate(latitude: 0, longitude: 0),
+            Coordinate(latitude: 0, longitude: 0.7 * Self.radiusDegrees(atZoom: 14)),
+            Coordinate(latitude: 0, longitude: 0.8 * Self.radiusDegrees(atZoom: 8)),
         ]
         let index = try ClusterIndex(points: points)
         // The pair merges at zoom 14: id (0 << 5) + 15 + 3 = 18.
@@ -91,7 +91,7 @@ import Testing
     }
 
     @Test func minPointsKeepsSmallGroupsApart() throws {
-        let points = (0..<3).map { ClusterPoint(latitude: 0, longitude: Double($0) * 0.001) }
+        let points = (0..<3).map { Coordinate(latitude: 0, longitude: Double($0) * 0.001) }
         let strict = try ClusterIndex(points: points, options: ClusterOptions(minPoints: 4))
         for zoom in 0...17 {
             #expect(try strict.clusters(in: .world, zoom: Double(zoom)).allSatisfy { $0.cluster == nil })
@@ -103,17 +103,18 @@ import Testing
 
     @Test func aBoxAcrossTheAntimeridianGivesItsEasternHalfThenItsWestern() throws {
         let index = try ClusterIndex(points: [
-            ClusterPoint(latitude: 10, longitude: -179.5),
-            ClusterPoint(latitude: 10, longitude: 0),
-            ClusterPoint(latitude: 10, longitude: 179.5),
+            Coordinate(latitude: 10, longitude: -179.5),
+            Coordinate(latitude: 10, longitude: 0),
+            Coordinate(latitude: 10, longitude: 179.5),
         ])
-        let box = ClusterBox(south: 0, west: 179, north: 20, east: -179)
+        let box = try BoundingBox(south: 0, west: 179, north: 20, east: -179)
         #expect(try index.clusters(in: box, zoom: 17) == [.point(2), .point(0)])
-        // Wrapped longitudes name the same box.
-        #expect(try index.clusters(in: ClusterBox(south: 0, west: 539, north: 20, east: -179), zoom: 17) == [.point(2), .point(0)])
-        // 360° or wider is the whole world.
-        #expect(try index.clusters(in: ClusterBox(south: 0, west: -181, north: 20, east: 181), zoom: 17).count == 3)
-        #expect(try index.clusters(in: ClusterBox(south: 0, west: -170, north: 20, east: 170), zoom: 17) == [.point(1)])
+        // A west edge of 180 is −180, as supercluster wraps it.
+        #expect(try index.clusters(in: BoundingBox(south: 0, west: 180, north: 20, east: 0), zoom: 17) == [.point(0), .point(1)])
+        #expect(try index.clusters(in: BoundingBox(south: 0, west: -180, north: 20, east: 180), zoom: 17).count == 3)
+        #expect(try index.clusters(in: BoundingBox(south: 0, west: -170, north: 20, east: 170), zoom: 17) == [.point(1)])
+        // Edges off the globe are refused before any query.
+        #expect(throws: GeoError.self) { try BoundingBox(south: 0, west: 539, north: 20, east: -179) }
     }
 
     @Test func zoomIsFlooredAndClamped() throws {
@@ -127,9 +128,9 @@ import Testing
 
     @Test func theSelectedPointLeavesItsClusterWhichKeepsTheRest() throws {
         let points = [
-            ClusterPoint(latitude: 0, longitude: 0),
-            ClusterPoint(latitude: 0, longitude: 0.5 * Self.radiusDegrees(atZoom: 14)),
-            ClusterPoint(latitude: 0, longitude: 0.8 * Self.radiusDegrees(atZoom: 8)),
+            Coordinate(latitude: 0, longitude: 0),
+            Coordinate(latitude: 0, longitude: 0.5 * Self.radiusDegrees(atZoom: 14)),
+            Coordinate(latitude: 0, longitude: 0.8 * Self.radiusDegrees(atZoom: 8)),
         ]
         let index = try ClusterIndex(points: points)
         let whole = try #require(try index.clusters(in: .world, zoom: 5).first?.cluster)

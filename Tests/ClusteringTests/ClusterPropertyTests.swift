@@ -6,19 +6,19 @@ import Testing
 /// Properties over seeded random point sets: towns of points around a few
 /// centres (so that clusters form at every zoom), plus scattered ones.
 @Suite struct ClusterPropertyTests {
-    static func points(seed: UInt64, count: Int) -> [ClusterPoint] {
+    static func points(seed: UInt64, count: Int) -> [Coordinate] {
         var random = SplitMix64(seed: seed)
         let centres = (0..<8).map { _ in
             (Double.random(in: -60...60, using: &random), Double.random(in: -180...180, using: &random))
         }
         return (0..<count).map { i in
             if i % 5 == 0 {
-                return ClusterPoint(
+                return Coordinate(
                     latitude: .random(in: -80...80, using: &random), longitude: .random(in: -180...180, using: &random))
             }
             let (lat, lng) = centres[Int.random(in: 0..<centres.count, using: &random)]
             let spread = [0.0001, 0.01, 1][Int.random(in: 0..<3, using: &random)]
-            return ClusterPoint(
+            return Coordinate(
                 latitude: lat + .random(in: -spread...spread, using: &random),
                 longitude: max(-180, min(180, lng + .random(in: -spread...spread, using: &random))))
         }
@@ -70,11 +70,13 @@ import Testing
             let zoom = Double.random(in: 0...18, using: &random)
             let point = points[selected]
             let half = [0.5, 5, 40][Int.random(in: 0..<3, using: &random)]
-            let box = ClusterBox(
-                south: point.latitude - half * .random(in: 0...1, using: &random),
-                west: point.longitude - half * .random(in: 0...1, using: &random),
-                north: point.latitude + half * .random(in: 0...1, using: &random),
-                east: point.longitude + half * .random(in: 0...1, using: &random))
+            // Edges past a pole are clamped; past ±180 they wrap, so a box
+            // near the antimeridian crosses it.
+            let box = try BoundingBox(
+                south: max(-90, point.latitude - half * .random(in: 0...1, using: &random)),
+                west: WebMercator.wrappedLongitude(point.longitude - half * .random(in: 0...1, using: &random)),
+                north: min(90, point.latitude + half * .random(in: 0...1, using: &random)),
+                east: WebMercator.wrappedLongitude(point.longitude + half * .random(in: 0...1, using: &random)))
             let markers = try index.markers(in: box, zoom: zoom, selected: selected)
             #expect(markers.filter { $0 == .point(selected) }.count == 1, "seed \(seed), store \(selected), zoom \(zoom)")
             let world = try index.markers(in: .world, zoom: zoom, selected: selected)

@@ -29,7 +29,7 @@ struct FramingPropertyTests {
             minZoom: minZoom, maxZoom: maxZoom, zoom: Double.random(in: minZoom...maxZoom, using: &random))
     }
 
-    static func randomCoordinate(_ random: inout SplitMix64) -> MapCoordinate {
+    static func randomCoordinate(_ random: inout SplitMix64) -> Coordinate {
         at(Double.random(in: -80...80, using: &random), Double.random(in: -180..<180, using: &random))
     }
 

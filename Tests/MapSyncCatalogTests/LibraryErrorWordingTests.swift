@@ -1,6 +1,7 @@
 import CarouselEngine
 import Foundation
 import MapSync
+import MapSyncSimulation
 import StoreCatalog
 import TestSupport
 import Testing

@@ -1,5 +1,6 @@
 import CarouselEngine
 import MapSync
+import MapSyncSimulation
 import Observables
 import ObservablesTesting
 

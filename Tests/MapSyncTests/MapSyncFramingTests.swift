@@ -2,6 +2,7 @@ import CarouselEngine
 import Foundation
 import MapCamera
 import MapSync
+import MapSyncSimulation
 import Observables
 import ObservablesTesting
 import Testing
@@ -34,8 +35,8 @@ import Testing
         _ = scheduler.schedule(at: time, lane: .input) { viewModel.frame(frame) }
     }
 
-    private func coordinate(_ index: Int) -> MapCoordinate {
-        MapCoordinate(latitude: stores.pins[index].latitude, longitude: stores.pins[index].longitude)
+    private func coordinate(_ index: Int) -> Coordinate {
+        Coordinate(latitude: stores.pins[index].latitude, longitude: stores.pins[index].longitude)
     }
 
     /// Store `index`'s camera as the framing chooses it, reached from `previous`.

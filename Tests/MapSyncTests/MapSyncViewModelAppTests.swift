@@ -1,6 +1,7 @@
 import CarouselEngine
 import Locks
 import MapSync
+import MapSyncSimulation
 import Observables
 import ObservablesTesting
 import Testing

@@ -1,5 +1,6 @@
 import Foundation
 import MapSync
+import MapSyncSimulation
 import TestSupport
 import Testing
 

@@ -1,6 +1,7 @@
 import CarouselEngine
 import Foundation
 import MapSync
+import MapSyncSimulation
 import Testing
 
 /// Reading scroll scripts: the documented example, defaults, and

@@ -28,8 +28,8 @@ import Testing
         let test = try TestCatalog(storage)
         try Self.importKorea(test.catalog)
         let stores = try Self.stores()
-        let index = try ClusterIndex(points: stores.map { ClusterPoint(latitude: $0.latitude, longitude: $0.longitude) })
-        let box = ClusterBox(south: 33, west: 124, north: 39, east: 131)
+        let index = try ClusterIndex(points: stores.map { Coordinate(latitude: $0.latitude, longitude: $0.longitude) })
+        let box = try BoundingBox(south: 33, west: 124, north: 39, east: 131)
         for zoom in [0.0, 4, 6.5, 9, 12, 17, 20] {
             for selected in [nil, 0, 150] as [Int?] {
                 let expected = try index.markers(in: box, zoom: zoom, selected: selected)
@@ -57,7 +57,7 @@ import Testing
     @Test func anyChangeToTheListDropsItsIndex() throws {
         let test = try TestCatalog(.file)
         let catalog = test.catalog
-        let box = ClusterBox.world
+        let box = BoundingBox.world
         try Self.importKorea(catalog)
         try Self.importKorea(catalog, as: "other")
         func build() throws {

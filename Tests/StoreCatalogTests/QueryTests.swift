@@ -162,7 +162,7 @@ struct QueryTests {
             #expect(try catalog.store(list: "east", at: position) == store)
             #expect(
                 try catalog.location(list: "east", at: position)
-                    == StoreLocation(id: store.id, latitude: store.latitude, longitude: store.longitude))
+                    == StorePin(id: store.id, latitude: store.latitude, longitude: store.longitude))
         }
         #expect(throws: CatalogError.positionOutOfRange(list: "east", position: 12_000, count: 12_000)) {
             try catalog.store(list: "east", at: 12_000)
@@ -184,8 +184,8 @@ struct QueryTests {
         #expect(throws: CatalogError.self) { try catalog.nearest(to: seoul, limit: 0) }
         #expect(throws: CatalogError.self) { try catalog.nearest(to: seoul, withinMeters: -1) }
         #expect(throws: CatalogError.self) { try catalog.nearest(to: Coordinate(latitude: 91, longitude: 0)) }
-        #expect(throws: CatalogError.self) { try BoundingBox(south: 10, west: 0, north: 5, east: 1) }
-        #expect(throws: CatalogError.self) { try BoundingBox(south: 0, west: 0, north: 5, east: .nan) }
+        #expect(throws: GeoError.self) { try BoundingBox(south: 10, west: 0, north: 5, east: 1) }
+        #expect(throws: GeoError.self) { try BoundingBox(south: 0, west: 0, north: 5, east: .nan) }
         #expect(try catalog.nearest(to: seoul, limit: 5, withinMeters: 0).isEmpty)
         #expect(throws: CatalogError.self) { try catalog.nearest(to: seoul, withinMeters: .nan) }
         // A radius past the antipode, infinity included, bounds nothing.

@@ -101,8 +101,8 @@ struct CarouselBench: ParsableCommand {
                 kdbushDirectory: kdbush ?? environment["KDBUSH_DIR"],
                 driver: benchmarks.appendingPathComponent("supercluster-peer.mjs").path,
                 box: smoke
-                    ? ClusterBox(south: 37.4, west: 126.7, north: 37.7, east: 127.2)
-                    : ClusterBox(south: 48.7, west: 2.1, north: 49.0, east: 2.6)
+                    ? try BoundingBox(south: 37.4, west: 126.7, north: 37.7, east: 127.2)
+                    : try BoundingBox(south: 48.7, west: 2.1, north: 49.0, east: 2.6)
             ).run(into: &report)
         }
         if selected.contains(.scale) {

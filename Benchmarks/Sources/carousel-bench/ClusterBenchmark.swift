@@ -20,14 +20,14 @@ struct ClusterBenchmark {
     /// The driver script of ours that runs the peer.
     var driver: String
     /// A city-sized box: Paris and its suburbs (full run), Seoul (smoke run).
-    var box: ClusterBox
+    var box: BoundingBox
     var coldZoom = 12
 
     func run(into report: inout Report) throws {
         let database = try workspace.catalog()
         let catalog = try Catalog(path: database.path)
         let points = try catalog.stores(list: workspace.listName).map {
-            ClusterPoint(latitude: $0.latitude, longitude: $0.longitude)
+            Coordinate(latitude: $0.latitude, longitude: $0.longitude)
         }
         let options = ClusterOptions()
 
@@ -95,7 +95,7 @@ struct ClusterBenchmark {
         var dump: [Double]
     }
 
-    private func runPeer(_ points: [ClusterPoint]) throws -> Peer? {
+    private func runPeer(_ points: [Coordinate]) throws -> Peer? {
         guard let supercluster = superclusterDirectory, let kdbush = kdbushDirectory else {
             progress("clusters: supercluster peer skipped (set SUPERCLUSTER_DIR and KDBUSH_DIR to checkouts)")
             return nil

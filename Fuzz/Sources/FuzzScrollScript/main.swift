@@ -1,6 +1,7 @@
 import FuzzSupport
 import Foundation
 import MapSync
+import MapSyncSimulation
 
 /// The stores a fuzzed script runs over: 12, a little apart.
 private let stores = InMemoryStoreDirectory((0..<12).map { index in

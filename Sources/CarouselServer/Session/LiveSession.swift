@@ -5,6 +5,7 @@ import Locks
 import MapCamera
 import MapSync
 import MapSyncCatalog
+import MapSyncSimulation
 import Observables
 import StoreCatalog
 

@@ -2,6 +2,7 @@ import CarouselEngine
 import Foundation
 import MapCamera
 import MapSync
+import MapSyncSimulation
 
 /// One message a session's client sends, parsed and checked.
 ///

@@ -1,5 +1,6 @@
 import Clustering
 import GRDB
+import Geo
 
 extension Catalog {
     /// The markers of `list` in `box` at `zoom`, as mapbox/supercluster
@@ -12,7 +13,7 @@ extension Catalog {
     /// any change to the list drops it (the schema's triggers), and the
     /// next query builds it again.
     public func clusters(
-        list: String, zoom: Double, box: ClusterBox, selected: Int? = nil, options: ClusterOptions = ClusterOptions()
+        list: String, zoom: Double, box: BoundingBox, selected: Int? = nil, options: ClusterOptions = ClusterOptions()
     ) throws -> [ListMarker] {
         try withClusterIndex(list: list, options: options) { index, listKey, db in
             if let selected, !(0..<index.pointCount).contains(selected) {
@@ -80,7 +81,7 @@ extension Catalog {
                     SELECT s.latitude, s.longitude FROM list_items AS i JOIN stores AS s ON s.key = i.store
                     WHERE i.list = ? ORDER BY i.position
                     """, { $0.bind(listKey, at: 1) }
-                ) { ClusterPoint(latitude: $0.double(0), longitude: $0.double(1)) }
+                ) { Coordinate(latitude: $0.double(0), longitude: $0.double(1)) }
                 let index = try ClusterIndex(points: places, options: options).withExpansionZooms()
                 try StoredClusterIndex.store(index, list: listKey, db)
                 points = places.count

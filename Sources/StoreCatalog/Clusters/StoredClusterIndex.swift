@@ -1,5 +1,6 @@
 import Clustering
 import GRDB
+import Geo
 
 /// A list's cluster hierarchy as stored in `cluster_parts`, read a part at
 /// a time as queries need it: a clusters query reads the one level of its
@@ -44,7 +45,7 @@ final class StoredClusterIndex: ClusterHierarchy {
     /// Reads the level's KD-tree, then only the markers it finds: at a
     /// high zoom a level holds every store (11 MB for 234,908), its tree a
     /// quarter of that, a city box a few hundred markers.
-    func markers(atZoom zoom: Int, in rectangles: [ClusterBox.Rectangle]) throws -> [ClusterMarker] {
+    func markers(atZoom zoom: Int, in rectangles: [UnitRectangle]) throws -> [ClusterMarker] {
         guard (options.minZoom...(options.maxZoom + 1)).contains(zoom) else { return [] }
         return try blob(.level, zoom: zoom, wholly: false) { source throws(ClusterError) in
             let header = try source.read(UInt32.self, count: 4)
@@ -123,7 +124,7 @@ final class StoredClusterIndex: ClusterHierarchy {
         statement.bind(list, at: 1)
         statement.bind(Int64(index), at: 2)
         guard try statement.step() else { throw ClusterError.pointOutOfRange(index: index, count: pointCount) }
-        return SphericalMercator.rounded(latitude: statement.double(0), longitude: statement.double(1))
+        return WebMercator.roundedUnitPoint(latitude: statement.double(0), longitude: statement.double(1))
     }
 
     /// Reads one part through ``StoredBlob``.

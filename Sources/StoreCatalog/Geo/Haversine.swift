@@ -1,4 +1,5 @@
 import Foundation
+import Geo
 
 /// Great-circle distances on a spherical Earth: the haversine formula.
 public enum Haversine {

@@ -1,4 +1,5 @@
 import Foundation
+import Geo
 
 extension Catalog {
     /// A page of the stores of a list that match `search`, ranked by

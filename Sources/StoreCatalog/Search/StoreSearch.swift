@@ -1,4 +1,5 @@
 import Foundation
+import Geo
 
 /// A search that fills the carousel: stores of one list matching a text,
 /// a category, attribute values, an area and an opening time, ranked by

@@ -1,4 +1,5 @@
 import GRDB
+import Geo
 
 /// Exact k-nearest search over the spatial index: scan the box around a
 /// circle, keep what lies inside the circle, widen the circle until it holds

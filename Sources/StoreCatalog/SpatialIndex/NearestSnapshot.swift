@@ -1,4 +1,5 @@
 import GRDB
+import Geo
 
 /// Every store of a catalog held in memory, each as the `Element` its
 /// reader chose, with a k-d tree over all the stores and one per

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Geo
 
 /// Exact k-nearest search, best-first over the tiles of ``SpatialTiles``:
 /// SQLite's R*Tree hands the tiles over in the order of the smallest chord

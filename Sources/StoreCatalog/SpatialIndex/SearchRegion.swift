@@ -1,4 +1,5 @@
 import Foundation
+import Geo
 
 /// A latitude range times one or two longitude ranges: what the spatial index
 /// scans, band by band.

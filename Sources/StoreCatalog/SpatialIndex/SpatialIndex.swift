@@ -1,4 +1,5 @@
 import GRDB
+import Geo
 
 /// The `spatial_index` table (Migrations/0002_spatial_index.sql): one row per
 /// list membership, keyed by (latitude band, longitude, latitude, store,

@@ -1,4 +1,5 @@
 import GRDB
+import Geo
 
 /// The body of an import's transaction: replace or create the list, stream
 /// the rows into the stores, the list's items and its spatial entries, and

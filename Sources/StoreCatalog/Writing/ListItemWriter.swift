@@ -1,4 +1,5 @@
 import GRDB
+import Geo
 
 /// Writes a list's items in its carousel order: straight through in file
 /// order, or staged in a temporary table and numbered by one sorted

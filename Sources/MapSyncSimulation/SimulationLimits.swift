@@ -1,3 +1,4 @@
+import MapSync
 import Observables
 
 /// How far a simulation may run before it stops with a

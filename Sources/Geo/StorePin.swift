@@ -1,7 +1,7 @@
 /// What the map needs of one store: its id and where it is — a marker pin,
 /// without the rest of the row.
 public struct StorePin: Hashable, Sendable {
-    /// The store's id, unique in the catalog.
+    /// The store's id, unique in its list.
     public var id: String
     /// Degrees north, −90…90 (the `store.y` of the visibleItemsInvalidationHandler article).
     public var latitude: Double
@@ -13,4 +13,7 @@ public struct StorePin: Hashable, Sendable {
         self.latitude = latitude
         self.longitude = longitude
     }
+
+    /// Where the store is.
+    public var coordinate: Coordinate { Coordinate(latitude: latitude, longitude: longitude) }
 }

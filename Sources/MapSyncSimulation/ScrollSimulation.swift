@@ -1,5 +1,6 @@
 import CarouselEngine
 import Locks
+import MapSync
 import Observables
 
 /// Replays a ``ScrollScript`` in virtual time: script events drive

@@ -33,13 +33,6 @@ extension Coordinate {
     }
 }
 
-extension Store {
-    /// Where the store is.
-    public var coordinate: Coordinate {
-        Coordinate(latitude: latitude, longitude: longitude)
-    }
-}
-
 extension Substring {
     fileprivate func trimmingSpaces() -> Substring {
         var s = self

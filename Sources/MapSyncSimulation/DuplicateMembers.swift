@@ -1,4 +1,5 @@
 import Foundation
+import MapSync
 
 /// Finds a name that appears twice in one JSON object, which `JSONDecoder`
 /// lets pass (the last one wins): `{"at": 0, "at": 500}` ran at 500 with no

@@ -1,3 +1,5 @@
+import MapSync
+
 /// A scroll script that cannot run: which event (numbered from 1, with its
 /// time), and what is wrong with it. Nothing is simulated when one is thrown.
 ///

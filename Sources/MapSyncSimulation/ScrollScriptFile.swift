@@ -1,4 +1,5 @@
 import Foundation
+import MapSync
 
 /// A scroll script read from a file in a stream: its events are decoded one
 /// at a time, each when it is needed, so that a script of a million events

@@ -1,6 +1,7 @@
 import CarouselEngine
 import Locks
 import MapCamera
+import MapSync
 import Observables
 
 extension ScrollSimulation {

@@ -1,4 +1,5 @@
 import CarouselEngine
+import MapSync
 import Observables
 
 extension ScrollSimulation {

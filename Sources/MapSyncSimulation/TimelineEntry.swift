@@ -1,4 +1,5 @@
 import CarouselEngine
+import MapSync
 import Observables
 
 /// One line of a simulation's timeline: a map target (camera,

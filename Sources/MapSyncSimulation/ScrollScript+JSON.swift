@@ -1,6 +1,8 @@
 import CarouselEngine
 import Foundation
+import Geo
 import MapCamera
+import MapSync
 
 extension ScrollScript {
     /// Reads a script from JSON (the format in the README) and validates it (``validate()``).

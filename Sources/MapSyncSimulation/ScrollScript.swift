@@ -1,5 +1,6 @@
 import CarouselEngine
 import MapCamera
+import MapSync
 import Observables
 
 /// A scripted carousel gesture session: a layout, the card to
