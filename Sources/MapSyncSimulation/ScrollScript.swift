@@ -72,10 +72,10 @@ public struct ScrollScript: Hashable, Sendable {
     /// be laid over it.
     public var layout: LayoutSpec
     /// Map sync's debounce in ms (the `layout` object's `debounceMs`); nil:
-    /// ``MapSyncViewModel/defaultDebounceMs``.
+    /// `MapSyncViewModel.defaultDebounceMs`.
     public var debounceMs: Milliseconds?
     /// The camera zoom (the `layout` object's `zoom`); nil:
-    /// ``MapSyncViewModel/defaultZoom``.
+    /// `MapSyncViewModel.defaultZoom`.
     public var zoom: Double?
     /// The map the cameras are framed for (the `map` object); nil: cameras
     /// centred on the store at ``resolvedZoom``, with no transition.

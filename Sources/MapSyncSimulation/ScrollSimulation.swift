@@ -5,7 +5,7 @@ import Observables
 
 /// Replays a ``ScrollScript`` in virtual time: script events drive
 /// a `CarouselScroller`, its frames (every `frameMs`) feed a
-/// ``MapSyncViewModel`` on a `VirtualTimeScheduler`, and what comes out is
+/// `MapSyncViewModel` on a `VirtualTimeScheduler`, and what comes out is
 /// the timeline of camera moves and marker selections.
 ///
 /// Events, drag steps and frames run on the scheduler's input lane, so a

@@ -131,8 +131,11 @@ extension Catalog {
         }
     }
 
-    /// ``nearest(to:limit:withinMeters:list:)`` the slow way, measuring every
-    /// store: the reference the spatial index is benchmarked against.
+    /// `nearest(to:limit:withinMeters:list:)` the slow way, measuring every
+    /// store: the reference the spatial index is tested and benchmarked
+    /// against. Not part of the API an app uses: it is reached only through
+    /// `@_spi(Reference) import StoreCatalog`.
+    @_spi(Reference)
     public func nearestByFullScan(
         to origin: Coordinate, limit: Int = 10, withinMeters: Double? = nil, list: String? = nil
     ) throws -> [StoreDistance] {

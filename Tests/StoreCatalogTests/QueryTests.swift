@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@testable import StoreCatalog
+@_spi(Reference) @testable import StoreCatalog
 
 /// Queries checked against a brute-force haversine reference on the real
 /// GeoNames data.

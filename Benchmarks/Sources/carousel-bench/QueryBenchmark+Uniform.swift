@@ -1,5 +1,5 @@
 import Foundation
-import StoreCatalog
+@_spi(Reference) import StoreCatalog
 import SyntheticStores
 
 extension QueryBenchmark {

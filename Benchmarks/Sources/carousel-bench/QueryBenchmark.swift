@@ -1,4 +1,4 @@
-import StoreCatalog
+@_spi(Reference) import StoreCatalog
 import SyntheticStores
 
 /// The query benchmark: the catalog's queries on the imported
