@@ -24,6 +24,8 @@ public struct CarouselServer: Sendable {
     public var constantRouteBytes: Int?
     /// The live sessions, counted.
     public let sessions = SessionCounter()
+    /// The session cap, taken as upgrades are admitted.
+    let sessionSlots: SessionSlots
     /// The read endpoints' connections.
     let readers: CatalogReaders
     /// `GET /stores/near` from memory.
@@ -55,6 +57,7 @@ public struct CarouselServer: Sendable {
         metrics = options.metrics ? ServerMetrics() : nil
         rateLimiter = options.rateLimit.map { RateLimiter(rate: max(1, $0)) }
         nearestAnswers = NearestAnswers(catalog: catalog, maxEntries: nearestInMemoryEntries)
+        sessionSlots = SessionSlots(limit: options.maxSessions)
         self.limits = limits
         self.constantRouteBytes = constantRouteBytes
     }
@@ -106,7 +109,7 @@ public struct CarouselServer: Sendable {
         SimulateRoute(catalog: catalog, limits: limits, gate: WorkGate("simulations", limit: limits.maxConcurrentSimulations))
             .register(on: router)
         SessionRoute(catalog: catalog, limits: limits, sessions: sessions)
-            .registerFallback(on: router, maxSessions: options.maxSessions)
+            .registerFallback(on: router, maxSessions: sessionSlots.limit)
         if let constantRouteBytes {
             let body = ByteBuffer(bytes: Self.constantBody(bytes: constantRouteBytes))
             router.get("/constant") { _, _ in
@@ -116,12 +119,12 @@ public struct CarouselServer: Sendable {
         return router
     }
 
-    /// The WebSocket routes: `GET /lists/{name}/session`.
+    /// The WebSocket routes: `GET /lists/{name}/session`. They upgrade
+    /// only what the server's channel admitted (its `UpgradeFilter`
+    /// decides every upgrade before them).
     public func webSocketRouter() -> Router<CarouselRequestContext> {
         let router = Router(context: CarouselRequestContext.self)
-        let gate = SessionGate(
-            policy: SitePolicy(options: options), access: access, sessions: sessions, maxSessions: options.maxSessions)
-        SessionRoute(catalog: catalog, limits: limits, sessions: sessions, gate: gate, idleTimeout: options.sessionIdleTimeout)
+        SessionRoute(catalog: catalog, limits: limits, sessions: sessions, idleTimeout: options.sessionIdleTimeout)
             .register(on: router)
         return router
     }
@@ -176,15 +179,13 @@ public struct CarouselServer: Sendable {
             http1: HTTP1Channel.Configuration(idleTimeout: timeout),
             ws: WebSocketServerConfiguration(maxFrameSize: limits.maxSessionMessage))
         let webSocketResponder = webSocketRouter().buildResponder()
-        let policy = SitePolicy(options: options), sessions = sessions, options = options
+        let gate = SessionGate(
+            policy: SitePolicy(options: options), access: access, readers: readers, slots: sessionSlots,
+            requireCredentials: options.requireTokenForReads)
         return HTTPServerBuilder { responder in
-            let channel = FilteredUpgradeChannel(
+            let channel = GuardedUpgradeChannel(
                 base: HTTP1WebSocketUpgradeChannel(responder: responder, webSocketResponder: webSocketResponder, configuration: configuration),
-                makeFilter: {
-                    UpgradeFilter(
-                        policy: policy, requireCredentials: options.requireTokenForReads, sessions: sessions,
-                        maxSessions: options.maxSessions)
-                })
+                decoder: configuration.http1.httpDecoder, gate: gate)
             guard let timeout else { return channel }
             return HeaderDeadlineChannel(base: channel, timeout: timeout)
         }

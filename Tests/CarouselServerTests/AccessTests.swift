@@ -47,10 +47,17 @@ import Testing
                 .post, Self.importPath, template: "/lists/{name}/import", headers: [.authorization: "Bearer crsl_unknown"], body: Self.csv)
             #expect(unknown.status == 401)
 
+            // A read token on a write: 403 with the JSON error and the challenge.
             let readOnly = try await client.execute(
                 uri: Self.importPath, method: .post, headers: [.authorization: "Bearer \(fixture.readToken)"], body: ByteBuffer(string: Self.csv))
             #expect(readOnly.status == .forbidden)
-            #expect(readOnly.headers[.wwwAuthenticate]?.contains("insufficient_scope") == true)
+            #expect(readOnly.headers[.wwwAuthenticate]?.contains(#"error="insufficient_scope""#) == true)
+            #expect(readOnly.headers[.contentType] == "application/json; charset=utf-8")
+            let wrongScope = try await client.checked(
+                .post, Self.importPath, template: "/lists/{name}/import", headers: [.authorization: "Bearer \(fixture.readToken)"], body: Self.csv)
+            #expect(wrongScope.status == 403)
+            #expect(wrongScope.errorCode == "insufficient_scope")
+            #expect(wrongScope.text.contains("test-reader"))
             #expect(try fixture.catalog.count(list: "seoul") == 44)
 
             let written = try await client.checked(

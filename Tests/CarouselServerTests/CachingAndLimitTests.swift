@@ -19,7 +19,8 @@ import Testing
             #expect(again.status == .notModified)
             #expect(again.body.readableBytes == 0)
             #expect(again.headers[.eTag] == tag)
-            let weakOrListed = try await client.execute(uri: "/lists", method: .get, headers: [.ifNoneMatch: "\"other\", W/\(tag)"])
+            let weakOrListed = try await client.execute(
+                uri: "/lists/seoul/stores?limit=3", method: .get, headers: [.ifNoneMatch: "\"other\", W/\(tag)"])
             #expect(weakOrListed.status == .notModified)
             let star = try await client.execute(uri: "/stores/near?lat=37.5&lng=127", method: .get, headers: [.ifNoneMatch: "*"])
             #expect(star.status == .notModified)

@@ -27,7 +27,7 @@ struct MigrationTests {
         // shadow tables after it.
         #expect(
             tables == [
-                "api_tokens", "cluster_indexes", "cluster_parts", "list_items", "lists", "spatial_index",
+                "api_tokens", "cluster_indexes", "cluster_parts", "counters", "list_items", "lists", "spatial_index",
                 "spatial_tiles", "spatial_tiles_node", "spatial_tiles_parent", "spatial_tiles_rowid", "stores",
             ])
         #expect(try catalog.lists().isEmpty)

@@ -2,9 +2,14 @@ import Foundation
 import Hummingbird
 
 /// Conditional GETs of catalog data: every answer carries a strong
-/// `ETag`, the catalog's version (``CatalogVersion``), and
-/// `Cache-Control`; an `If-None-Match` naming that version gets 304 with
-/// no body, without running the query.
+/// `ETag` and `Cache-Control`; an `If-None-Match` naming that tag gets 304
+/// with no body, without running the query.
+///
+/// The tag is the version of what the answer depends on
+/// (``CatalogVersion``): the list's own for an answer about one list (its
+/// stores, a store of it, the nearest stores, a box or a search in it), so
+/// an import into another list leaves its cached answers valid; the whole
+/// catalog's for the others (`/lists`, the nearest stores of every list).
 ///
 /// The version is read before the handler runs: an answer may then be
 /// newer than its tag (a commit in between), never older, so a client
@@ -23,7 +28,7 @@ struct CachingMiddleware<Context: RequestContext>: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard request.method == .get || request.method == .head, Self.isCatalogData(request.uri.path),
-            let tag = try version.entityTag()
+            let tag = try entityTag(for: request, context: context)
         else { return try await next(request, context) }
         var anyMatches = false
         if let condition = request.headers[.ifNoneMatch] {
@@ -43,6 +48,36 @@ struct CachingMiddleware<Context: RequestContext>: RouterMiddleware {
             response.headers[.cacheControl] = cacheControl
         }
         return response
+    }
+
+    /// The tag of what `request`'s answer depends on; nil for a list that
+    /// does not exist (its answer is a 404, which carries no tag).
+    private func entityTag(for request: Request, context: Context) throws -> String? {
+        switch Self.list(of: request, context: context) {
+        case .some(let list?): return try version.entityTag(list: list)
+        case .some(nil): return nil
+        case nil: return try version.entityTag()
+        }
+    }
+
+    /// The one list `request`'s answer depends on, read as its route reads
+    /// it (the same path parameter, percent-decoded; the first `list`
+    /// query item): `.some(name)`; `.some(nil)` for a route about one list
+    /// whose name is not valid (the route answers 400); nil for an answer
+    /// about the whole catalog. Middlewares run after routing, so the
+    /// route's template and parameters are known here.
+    static func list(of request: Request, context: Context) -> String?? {
+        switch context.endpointPath {
+        case "/lists/{name}/stores", "/lists/{name}/clusters":
+            return .some(try? request.pathParameter("name", context: context))
+        case "/stores/{list}/{id}":
+            return .some(try? request.pathParameter("list", context: context))
+        case "/stores/near", "/stores/bbox", "/stores/search":
+            guard let list = request.uri.queryParameters["list"] else { return nil }
+            return .some(String(list))
+        default:
+            return nil
+        }
     }
 
     private func notModified(_ tag: String) -> Response {

@@ -1,7 +1,10 @@
+import Locks
 import StoreCatalog
 
-/// The version of the catalog's data as an entity tag: it changes with
-/// every commit to the catalog, by this server or another process.
+/// The version of the catalog's data, or of one list's, as an entity tag:
+/// the catalog's changes with every commit to the catalog, by this server
+/// or another process; a list's only when that list changes
+/// (``Catalog/listVersion(named:)``).
 ///
 /// It is SQLite's `PRAGMA data_version` read on a connection of its own,
 /// which moves whenever another connection commits (this server's imports
@@ -13,6 +16,17 @@ final class CatalogVersion: Sendable {
     /// its answers carry no tag.
     private let watch: Catalog?
     private let run: String
+    /// List versions read at one data version: valid while it stays.
+    private let known = StateLock(KnownVersions())
+
+    private struct KnownVersions {
+        var dataVersion: Int64 = -1
+        var lists: [String: Int64] = [:]
+    }
+
+    /// The most list versions kept: names of lists, bounded so that
+    /// clients naming many lists cannot grow it.
+    static let maxKnownLists = 4096
 
     init(catalog: Catalog) {
         watch = catalog.isInMemory ? nil : try? Catalog(path: catalog.path, access: .read)
@@ -28,5 +42,28 @@ final class CatalogVersion: Sendable {
     func entityTag() throws -> String? {
         guard let watch else { return nil }
         return "\"\(run)-\(try watch.dataVersion())\""
+    }
+
+    /// The strong entity tag of list `name`'s data now; nil when there is
+    /// no such list (or the catalog is in memory).
+    ///
+    /// The data version is read first and the list's version after it, so
+    /// a version kept for a data version is never older than it; any
+    /// commit moves the data version and drops what was kept. One query
+    /// per request, as the catalog's tag costs, while nothing commits.
+    func entityTag(list name: String) throws -> String? {
+        guard let watch else { return nil }
+        let data = try watch.dataVersion()
+        if let version = known.withLock({ $0.dataVersion == data ? $0.lists[name] : nil }) {
+            return "\"\(run)-list-\(version)\""
+        }
+        guard let version = try watch.listVersion(named: name) else { return nil }
+        known.withLock { known in
+            if known.dataVersion != data || known.lists.count >= Self.maxKnownLists {
+                known = KnownVersions(dataVersion: data)
+            }
+            known.lists[name] = version
+        }
+        return "\"\(run)-list-\(version)\""
     }
 }

@@ -56,6 +56,11 @@ final class AccessControl: Sendable {
 
     /// Checks `request` for `scope`; throws a ``Refusal``.
     func check(_ request: Request, scope: TokenScope, allowQueryItem: Bool) async throws {
+        try await check(CallerCredentials(request, allowQueryItem: allowQueryItem), scope: scope)
+    }
+
+    /// Checks the credentials a request carries for `scope`; throws a ``Refusal``.
+    func check(_ credentials: CallerCredentials, scope: TokenScope) async throws {
         if scope == .write {
             guard try await readers.read({ try $0.hasWriteToken() }) else {
                 throw Refusal(
@@ -65,7 +70,7 @@ final class AccessControl: Sendable {
             }
         }
         let token: String
-        switch CallerCredentials(request, allowQueryItem: allowQueryItem) {
+        switch credentials {
         case .none:
             throw Refusal(
                 error: APIError(.unauthorized, "token_required", "this request needs a \(scope.rawValue) token: send Authorization: Bearer TOKEN"),

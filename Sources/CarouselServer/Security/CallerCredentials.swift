@@ -13,11 +13,18 @@ enum CallerCredentials {
     static let maxTokenLength = 256
 
     init(_ request: Request, allowQueryItem: Bool) {
-        if let header = request.headers[.authorization] {
-            self = Self.parse(header)
-        } else if allowQueryItem, let token = request.uri.queryParameters["token"] {
-            let text = String(token)
-            self = Self.isToken(text) ? .token(text) : .malformed
+        self.init(
+            authorization: request.headers[.authorization],
+            queryToken: allowQueryItem ? request.uri.queryParameters["token"].map(String.init) : nil)
+    }
+
+    /// The `Authorization` header if there is one, else the `token` query
+    /// item if given (the session upgrade's, read before any router).
+    init(authorization: String?, queryToken: String?) {
+        if let authorization {
+            self = Self.parse(authorization)
+        } else if let queryToken {
+            self = Self.isToken(queryToken) ? .token(queryToken) : .malformed
         } else {
             self = .none
         }

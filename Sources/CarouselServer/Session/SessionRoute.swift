@@ -15,19 +15,16 @@ struct SessionRoute {
     let catalog: Catalog
     let limits: ServerLimits
     let sessions: SessionCounter
-    /// Who may open a session; nil: anyone.
-    var gate: SessionGate? = nil
     /// A session whose client sends nothing for this long is closed.
     var idleTimeout: Duration? = nil
 
     func register(on router: Router<CarouselRequestContext>) {
-        let catalog = catalog, limits = limits, sessions = sessions, gate = gate, idleTimeout = idleTimeout
-        router.ws("/lists/{name}/session") { request, context in
-            if let gate, await !gate.admits(request) { return .dontUpgrade }
-            guard let name = try? request.pathParameter("name", context: context),
-                (try? await Offload.run({ try catalog.count(list: name) })) != nil
-            else { return .dontUpgrade }
-            return .upgrade([:])
+        let catalog = catalog, limits = limits, sessions = sessions, idleTimeout = idleTimeout
+        router.ws("/lists/{name}/session") { request, _ in
+            // `UpgradeFilter` decided before this route ran: the host, the
+            // origin, the token, the list and a slot under the cap. What it
+            // refused never comes here; what it admitted is marked.
+            request.headers[HTTPField.Name(UpgradeFilter.admittedUpgradeHeader)!] != nil ? .upgrade([:]) : .dontUpgrade
         } onUpgrade: { inbound, outbound, context in
             guard let name = context.requestContext.parameters.get("name")?.removingPercentEncoding else { return }
             let stores = try await Offload.run { try CatalogStoreDirectory(catalog: catalog, list: name) }
@@ -74,10 +71,10 @@ struct SessionRoute {
 
     /// The HTTP side of the session path: a plain GET is told to upgrade.
     func registerFallback(on router: Router<CarouselRequestContext>, maxSessions: Int = .max) {
-        let catalog = catalog, sessions = sessions
+        let catalog = catalog
         router.get("/lists/{name}/session") { request, context -> Response in
             let name = try request.pathParameter("name", context: context)
-            if request.headers[HTTPField.Name(UpgradeFilter.refusedUpgradeHeader)!] != nil, sessions.openCount >= maxSessions {
+            if request.headers[HTTPField.Name(UpgradeFilter.refusedUpgradeHeader)!] == SessionGate.Refusal.tooManySessions.rawValue {
                 var response = Response.json(
                     APIError(.serviceUnavailable, "too_many_sessions", "the server holds \(maxSessions) sessions, its most; retry later").json,
                     status: .serviceUnavailable)

@@ -73,6 +73,7 @@ package enum Migrator {
         if version >= 6 { tables.insert("api_tokens") }
         // 0007's R*Tree and the three tables SQLite keeps it in.
         if version >= 7 { tables.formUnion(["spatial_tiles", "spatial_tiles_node", "spatial_tiles_rowid", "spatial_tiles_parent"]) }
+        if version >= 8 { tables.insert("counters") }
         return tables
     }
 }

@@ -1,0 +1,100 @@
+import HTTPTypes
+import NIOCore
+import NIOHTTP1
+
+/// Answers a request the HTTP decoder cannot parse with a JSON error, then
+/// closes the connection: 431 `headers_too_large` when its headers are
+/// over the decoder's limits (by default Hummingbird's: 80 KiB in all and
+/// 1,000 fields), 400 `bad_request` for anything else that is not
+/// HTTP/1.1 (a garbage request line, a bad chunk size).
+///
+/// Without it the decoder's error reached the connection's handler, which
+/// closed the socket without a word on a first request, or wrote a bare
+/// 400 after the socket was already gone on a later one. It sits right
+/// after the decoder (a decoder error reaches no handler before it), and
+/// answers only when no response is under way — a 431 in the middle of
+/// another response would corrupt it — as NIO's own
+/// `HTTPServerProtocolErrorHandler` does. The answer must be written from
+/// `errorCaught` itself: the decoder takes nothing more once it failed.
+/// When the connection switches to WebSocket (its 101 passes here), the
+/// handler leaves: what follows are frames, not HTTP.
+final class MalformedRequestHandler: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias InboundOut = HTTPServerRequestPart
+    typealias OutboundIn = HTTPServerResponsePart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    /// The decoder's limits, for the message.
+    let maxHeaderBytes: Int
+    let maxHeaderFields: Int
+    /// Whether a response's head has gone out and its end not yet.
+    private var responding = false
+    /// Whether the 101 went out: the handler leaves at the next flush.
+    private var switching = false
+
+    init(maxHeaderBytes: Int, maxHeaderFields: Int) {
+        self.maxHeaderBytes = maxHeaderBytes
+        self.maxHeaderFields = maxHeaderFields
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        guard let error = error as? HTTPParserError else {
+            context.fireErrorCaught(error)
+            return
+        }
+        guard !responding else {
+            context.close(promise: nil)
+            return
+        }
+        let (status, body) = answer(to: error)
+        var bytes = context.channel.allocator.buffer(capacity: body.utf8.count)
+        bytes.writeString(body)
+        let head = HTTPResponseHead(
+            version: .http1_1, status: status,
+            headers: [
+                "Content-Type": "application/json; charset=utf-8", "Content-Length": String(bytes.readableBytes), "Connection": "close",
+            ])
+        context.write(wrapOutboundOut(.head(head)), promise: nil)
+        context.write(wrapOutboundOut(.body(.byteBuffer(bytes))), promise: nil)
+        let loopBound = NIOLoopBound(context, eventLoop: context.eventLoop)
+        context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in loopBound.value.close(promise: nil) }
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        switch unwrapOutboundIn(data) {
+        case .head(let head) where head.status == .switchingProtocols:
+            // Left at the flush that follows, not here: a writeAndFlush
+            // calls this handler's flush right after its write, and a
+            // handler already removed would drop it (the 101 never sent).
+            switching = true
+        case .head(let head):
+            // 1xx heads (100 Continue) are not the response.
+            if head.status.code >= 200 { responding = true }
+        case .body:
+            break
+        case .end:
+            responding = false
+        }
+        context.write(data, promise: promise)
+    }
+
+    func flush(context: ChannelHandlerContext) {
+        context.flush()
+        if switching { context.pipeline.syncOperations.removeHandler(context: context, promise: nil) }
+    }
+
+    /// The status and JSON body for a parse error.
+    func answer(to error: HTTPParserError) -> (HTTPResponseStatus, String) {
+        if error == .headerOverflow {
+            return (
+                .requestHeaderFieldsTooLarge,
+                APIError(
+                    .requestHeaderFieldsTooLarge, "headers_too_large",
+                    "the request's headers are over the server's limit (\(maxHeaderBytes / 1024) KiB in all, \(maxHeaderFields) fields); "
+                        + "send fewer or shorter ones"
+                ).json
+            )
+        }
+        return (.badRequest, APIError(.badRequest, "bad_request", "the request is not valid HTTP/1.1 (\(error))").json)
+    }
+}
