@@ -4,14 +4,14 @@ extension WebMercator {
     /// The span of a `width` × `height`-point map view centred on `center`
     /// at `zoom`: the degrees between its edges.
     ///
-    /// With `S = T · 2^zoom` the world's side in points (``worldSize(atZoom:)``):
+    /// With `S = T · 2^zoom` the world's side in points (`worldSize(atZoom:)`):
     /// - `longitudeDelta = 360 · width / S` — longitude is linear in world x
-    ///   (see ``point(_:atZoom:)``); at most 360, as a view wider than the
+    ///   (see `point(_:atZoom:)`); at most 360, as a view wider than the
     ///   world still shows each longitude once;
     /// - `latitudeDelta = φ(y_c − height/2) − φ(y_c + height/2)`, where `y_c`
     ///   is the centre's world y and `φ` the inverse projection
-    ///   (``coordinate(atUnit:)``), the edges clamped to the world
-    ///   (±``maxLatitude``). Latitude is not linear in y, so the delta is
+    ///   (`coordinate(atUnit:)`), the edges clamped to the world
+    ///   (±`maxLatitude`). Latitude is not linear in y, so the delta is
     ///   taken between the real edges, not as `height` times a degree-per-
     ///   point at the centre — the two differ by several percent at city
     ///   zooms away from the equator.
