@@ -121,8 +121,10 @@ public struct CarouselServer: Sendable {
         let router = Router(context: CarouselRequestContext.self)
         let gate = SessionGate(
             policy: SitePolicy(options: options), access: access, sessions: sessions, maxSessions: options.maxSessions)
-        SessionRoute(catalog: catalog, limits: limits, sessions: sessions, gate: gate, idleTimeout: options.sessionIdleTimeout)
-            .register(on: router)
+        SessionRoute(
+            catalog: catalog, limits: limits, sessions: sessions, gate: gate, idleTimeout: options.sessionIdleTimeout,
+            catalogVersion: catalogVersion
+        ).register(on: router)
         return router
     }
 
