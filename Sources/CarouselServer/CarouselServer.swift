@@ -124,8 +124,10 @@ public struct CarouselServer: Sendable {
     /// decides every upgrade before them).
     public func webSocketRouter() -> Router<CarouselRequestContext> {
         let router = Router(context: CarouselRequestContext.self)
-        SessionRoute(catalog: catalog, limits: limits, sessions: sessions, idleTimeout: options.sessionIdleTimeout)
-            .register(on: router)
+        SessionRoute(
+            catalog: catalog, limits: limits, sessions: sessions, idleTimeout: options.sessionIdleTimeout,
+            catalogVersion: catalogVersion
+        ).register(on: router)
         return router
     }
 

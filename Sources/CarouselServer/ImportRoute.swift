@@ -44,15 +44,20 @@ struct ImportRoute {
         // by a client that went away mid-upload.
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("body.\(format.rawValue)")
-        try await Self.stream(request.body, to: file, limit: limits.maxImportBody)
+        try await Self.stream(
+            request.body, to: file, limit: limits.maxImportBody, declaredLength: request.headers[.contentLength].flatMap { Int($0) })
 
         let catalog = catalog
+        let report = try await Offload.run { try Self.importFile(file, format: format, into: catalog, list: list, options: options) }
+        onImport(report)
+        return .json(CatalogJSON.importReport(report), status: .ok)
+    }
+
+    /// Imports the uploaded `file` as list `list`, with the CLI's readers
+    /// and rules; a refusal is thrown as the ``APIError`` that answers it.
+    static func importFile(_ file: URL, format: ImportFormat, into catalog: Catalog, list: String, options: ImportOptions) throws -> ImportReport {
         do {
-            let report = try await Offload.run {
-                try catalog.importList(named: list, from: try makeStoreRowReader(for: file, format: format), options: options)
-            }
-            onImport(report)
-            return .json(CatalogJSON.importReport(report), status: .ok)
+            return try catalog.importList(named: list, from: try makeStoreRowReader(for: file, format: format), options: options)
         } catch let error as CatalogError {
             throw APIError(error)
         } catch let error as ImportFileError {
@@ -83,14 +88,34 @@ struct ImportRoute {
         }
     }
 
-    /// Writes the body's chunks to `file` as they arrive; 413 past `limit` bytes.
-    static func stream(_ body: RequestBody, to file: URL, limit: Int) async throws {
+    /// Writes the body's chunks to `file` as they arrive; 413 past `limit`
+    /// bytes, 400 when fewer than a declared `Content-Length` came.
+    ///
+    /// A body that stops coming is the HTTP channel's idle timeout's (the
+    /// request timeout): it closes the connection, the body then throws,
+    /// and the caller's folder goes with the file. The length check is
+    /// for a cut body that would end the sequence instead of throwing:
+    /// its rows must not be imported as if they were the whole file.
+    static func stream(_ body: RequestBody, to file: URL, limit: Int, declaredLength: Int? = nil) async throws {
         guard FileManager.default.createFile(atPath: file.path, contents: nil),
             let handle = try? FileHandle(forWritingTo: file)
         else { throw APIError.storageFull("the upload") }
         defer { try? handle.close() }
         var written = 0
-        for try await chunk in body {
+        var chunks = body.makeAsyncIterator()
+        while true {
+            let next: ByteBuffer?
+            do {
+                next = try await chunks.next()
+            } catch let error as HTTPError {
+                throw error
+            } catch {
+                // The connection ended mid-body (the client went, or the
+                // request timeout closed it): the client's fault, and
+                // nothing of it is imported.
+                throw APIError(.badRequest, "incomplete_body", "the connection ended before the body was complete")
+            }
+            guard let chunk = next else { break }
             written += chunk.readableBytes
             guard written <= limit else {
                 throw APIError.tooLarge("the body is over \(limit) bytes; split the import")
@@ -100,6 +125,9 @@ struct ImportRoute {
             } catch {
                 throw storageError(error, what: "the upload")
             }
+        }
+        if let declaredLength, written != declaredLength {
+            throw APIError(.badRequest, "incomplete_body", "the body ended after \(written) of its \(declaredLength) bytes")
         }
     }
 

@@ -22,7 +22,9 @@ public struct ServerOptions: Sendable, Hashable {
     /// A session with no message from its client for this long is closed; nil: never.
     public var sessionIdleTimeout: Duration?
     /// A connection whose request headers are not complete this long after
-    /// it opened, or after its last answer, is closed; nil: never.
+    /// it opened, or after its last answer, is closed; so is one whose
+    /// request body stops coming for this long (the upload is aborted and
+    /// nothing imported); nil: never.
     public var requestTimeout: Duration? = .seconds(10)
     /// The format of the request log.
     public var logFormat = LogFormat.text

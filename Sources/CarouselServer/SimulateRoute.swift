@@ -34,9 +34,9 @@ struct SimulateRoute {
         } catch let error as HTTPError where error.status == .contentTooLarge {
             throw APIError.tooLarge("the body is over \(limits.maxJSONBody) bytes")
         }
-        let (list, script, trace) = try parse(Data(buffer: body))
+        let (list, script, trace) = try Self.parse(Data(buffer: body), limits: limits)
         let catalog = catalog
-        let maxBytes = limits.maxTimelineBytes
+        let maxBytes = limits.maxTimelineBytes, simulationLimits = limits.simulation
         let timeline = try await Offload.run { () throws -> String in
             let stores: CatalogStoreDirectory
             do {
@@ -44,32 +44,41 @@ struct SimulateRoute {
             } catch let error as CatalogError {
                 throw APIError(error)
             }
-            let simulator: ScrollSimulation
-            do {
-                simulator = try ScrollSimulation(script: script, stores: stores)
-            } catch {
-                throw APIError.unprocessable("bad_script", "\(error)")
-            }
-            // Built as the run goes, and stopped past the limit: a long
-            // traced script would otherwise make tens of MB of lines.
-            let text = TimelineText(maxBytes: maxBytes)
-            do {
-                _ = try simulator.run(trace: trace, limits: limits.simulation) { entry in try text.append(TimelineJSON.line(entry)) }
-            } catch let error as SimulationLimitError {
-                throw APIError.unprocessable("bad_script", error.description)
-            } catch is TimelineText.TooLong {
-                throw APIError.unprocessable(
-                    "timeline_too_long",
-                    "the timeline is over \(maxBytes) bytes; shorten the script\(trace ? " or leave trace off" : "")")
-            }
-            return text.finished()
+            return try Self.timeline(of: script, over: stores, trace: trace, limits: simulationLimits, maxBytes: maxBytes)
         }
         return .json(timeline)
     }
 
+    /// The JSON array of `script`'s timeline over `stores`, at most
+    /// `maxBytes`; a script the stores cannot run, or a timeline past the
+    /// size, is refused (422).
+    static func timeline(
+        of script: ScrollScript, over stores: some StoreDirectory, trace: Bool, limits: SimulationLimits, maxBytes: Int
+    ) throws -> String {
+        let simulator: ScrollSimulation
+        do {
+            simulator = try ScrollSimulation(script: script, stores: stores)
+        } catch {
+            throw APIError.unprocessable("bad_script", "\(error)")
+        }
+        // Built as the run goes, and stopped past the limit: a long
+        // traced script would otherwise make tens of MB of lines.
+        let text = TimelineText(maxBytes: maxBytes)
+        do {
+            _ = try simulator.run(trace: trace, limits: limits) { entry in try text.append(TimelineJSON.line(entry)) }
+        } catch let error as SimulationLimitError {
+            throw APIError.unprocessable("bad_script", error.description)
+        } catch is TimelineText.TooLong {
+            throw APIError.unprocessable(
+                "timeline_too_long",
+                "the timeline is over \(maxBytes) bytes; shorten the script\(trace ? " or leave trace off" : "")")
+        }
+        return text.finished()
+    }
+
     /// The list, the script (checked as the CLI checks a script file) and
     /// whether to trace; a script too long in time or events is refused.
-    private func parse(_ data: Data) throws(APIError) -> (String, ScrollScript, Bool) {
+    static func parse(_ data: Data, limits: ServerLimits) throws(APIError) -> (String, ScrollScript, Bool) {
         guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
             throw .badBody("the body must be a JSON object {\"list\", \"script\"}")
         }

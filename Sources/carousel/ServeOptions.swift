@@ -53,7 +53,7 @@ struct ServeOptions: ParsableArguments {
     @Option(
         parsing: .unconditional,
         help: ArgumentHelp(
-            "Close a connection whose request headers are not complete within this many seconds (default 10; 0: never).",
+            "Close a connection that sends no complete request head, no next request or no body bytes for this many seconds (default 10; 0: never).",
             discussion: "Env: CAROUSEL_REQUEST_TIMEOUT.", valueName: "seconds"))
     var requestTimeout: Int?
 

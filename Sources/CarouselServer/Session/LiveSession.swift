@@ -17,14 +17,27 @@ import StoreCatalog
 /// Every input runs on the session's serial queue, the queue the debounce's
 /// timer fires on too, so an input and a timer never interleave and the
 /// order of the lines is the order things happened.
+///
+/// The session follows its list: when an import replaces it, the session
+/// sends a `list` line with the new count, reloads the view model keeping
+/// the selected store in focus (`MapSyncViewModel.reload(_:layout:keepingFocusOn:)`),
+/// and sends the `scroll` that puts the carousel back on it; a list that
+/// goes (deleted, renamed) ends the session. It looks before each message
+/// but an offset (those come every frame) and at each ``followList()``.
 final class LiveSession: Sendable {
-    private let stores: CatalogStoreDirectory
     private let scheduler: RealTimeScheduler
     private let send: @Sendable (String) -> Void
     /// The subscriptions to the current view model's outputs.
     private let current = StateLock<(any Disposable)?>(nil)
 
     private struct State {
+        var stores: CatalogStoreDirectory
+        /// nil: the session does not follow its list.
+        var follower: ListFollower?
+        /// The store whose marker is selected: the focus a reload keeps.
+        var selectedStoreId: String?
+        /// The list went: every message is refused until the session ends.
+        var listGone = false
         var viewModel: MapSyncViewModel?
         var scroller: CarouselScroller?
         /// The last layout message, and the map framing from any message:
@@ -34,13 +47,29 @@ final class LiveSession: Sendable {
         var framing: MapFraming?
         var closed = false
     }
-    private let state = StateLock(State())
+    private let state: StateLock<State>
 
-    /// A session on `list`; its lines go to `send`, in order.
-    init(stores: CatalogStoreDirectory, label: String, send: @escaping @Sendable (String) -> Void) {
-        self.stores = stores
+    /// A session on the list `stores` reads, followed by `follower` if
+    /// given; its lines go to `send`, in order.
+    init(stores: CatalogStoreDirectory, follower: ListFollower? = nil, label: String, send: @escaping @Sendable (String) -> Void) {
+        state = StateLock(State(stores: stores, follower: follower))
         scheduler = RealTimeScheduler(label: label)
         self.send = send
+    }
+
+    /// How often a session looks at its list between messages, and how
+    /// old the shared data version may be then: a change shows within
+    /// about a second, for one read of the version a second server-wide.
+    static let listCheckInterval = Duration.seconds(1)
+
+    /// Looks whether the list changed, on the session's queue (reloading
+    /// it if it did); true when the list is gone and the session must end.
+    func followList() async -> Bool {
+        await withCheckedContinuation { continuation in
+            scheduler.queue.async { [self] in
+                continuation.resume(returning: lookAtList(maxAge: Self.listCheckInterval))
+            }
+        }
     }
 
     /// Handles one client message, on the session's queue.
@@ -71,6 +100,10 @@ final class LiveSession: Sendable {
 
     private func handle(_ input: SessionInput) throws {
         guard !state.withLock({ $0.closed }) else { return }
+        // Every message but a frame's offset sees the list as it is now: a
+        // tap past the end of a list that shrank is refused, not scrolled.
+        if case .offset = input {} else { _ = lookAtList(maxAge: .zero) }
+        guard !state.withLock({ $0.listGone }) else { throw SessionInputError("the list no longer exists") }
         switch input {
         case .layout(let script):
             if let map = script.map { state.withLock { $0.framing = map } }
@@ -107,6 +140,7 @@ final class LiveSession: Sendable {
     /// A new layout: a new view model resting on `initialIndex`, whose
     /// load emits the first camera and marker at once.
     private func load(_ script: ScrollScript) throws {
+        let stores = state.withLock { $0.stores }
         let layout: CarouselLayout
         do {
             layout = try script.layout.layout(dataCount: stores.count)
@@ -134,7 +168,10 @@ final class LiveSession: Sendable {
         @Sendable func line(_ kind: TimelineEntry.Kind) { send(TimelineJSON.line(TimelineEntry(time: scheduler.now, kind))) }
         let fresh = CompositeDisposable(
             viewModel.camera.subscribe(onNext: { line(.camera($0)) }, onError: { send(Self.errorLine("lookup", "\($0)")) }),
-            viewModel.marker.subscribe(onNext: { line(.marker($0)) }),
+            viewModel.marker.subscribe(onNext: { [weak self] marker in
+                self?.state.withLock { $0.selectedStoreId = marker.storeId }
+                line(.marker(marker))
+            }),
             viewModel.carouselScroll.subscribe(onNext: { line(.scroll($0)) }))
         state.withLock { state in
             state.viewModel = viewModel
@@ -142,6 +179,68 @@ final class LiveSession: Sendable {
         }
         replaceSubscriptions(with: fresh)
         try viewModel.load(stores, layout: layout, focusedIndex: script.initialIndex)
+    }
+
+    /// Looks at the list (see ``ListFollower``) and reloads the session on
+    /// a change; true when the list is gone. On the session's queue.
+    private func lookAtList(maxAge: Duration) -> Bool {
+        let follower = state.withLock { state -> ListFollower? in state.closed || state.listGone ? nil : state.follower }
+        guard var follower else { return state.withLock { $0.listGone } }
+        let change = follower.look(maxAge: maxAge)
+        state.withLock { $0.follower = follower }
+        switch change {
+        case .none:
+            return false
+        case .gone:
+            state.withLock { $0.listGone = true }
+            return true
+        case .changed(let stores):
+            reload(stores)
+            return false
+        }
+    }
+
+    /// The list changed to `stores`: tells the client its new count, then
+    /// reloads the view model keeping the selected store in focus (it
+    /// emits camera and marker as `reload(_:layout:keepingFocusOn:)`
+    /// says), and sends the carousel where to rest, without animation.
+    private func reload(_ stores: CatalogStoreDirectory) {
+        let (viewModel, script, focusedId) = state.withLock { state in
+            state.stores = stores
+            return (state.viewModel, state.script, state.selectedStoreId)
+        }
+        send(Self.listLine(time: scheduler.now, count: stores.count))
+        // Nothing loaded yet: the first message loads the new list.
+        guard let viewModel else { return }
+        do {
+            let layout = try (script ?? ScrollScript(layout: LayoutSpec(), events: [])).layout.layout(dataCount: stores.count)
+            let command: ScrollCommand?
+            if let focusedId {
+                command = try viewModel.reload(stores, layout: layout, keepingFocusOn: focusedId)
+            } else {
+                // The old list was empty: nothing was in focus.
+                try viewModel.load(stores, layout: layout, focusedIndex: 0)
+                let item = layout.firstDataItem
+                command = stores.count == 0 ? nil : ScrollCommand(index: item, dataIndex: 0, targetOffset: layout.rest(item), animated: false)
+            }
+            let scroller = try command.map { try CarouselScroller(layout: layout, initialIndex: $0.dataIndex, at: scheduler.now) }
+            state.withLock { $0.scroller = scroller }
+            if let command { send(TimelineJSON.line(TimelineEntry(time: scheduler.now, .scroll(command)))) }
+        } catch {
+            // The layout does not fit the new list: nothing is loaded until
+            // the client sends one that does.
+            state.withLock { state in
+                state.viewModel = nil
+                state.scroller = nil
+            }
+            replaceSubscriptions(with: CompositeDisposable())
+            sendError("bad_layout", "the list changed to \(stores.count) stores and the layout does not fit it: \(error)")
+        }
+    }
+
+    /// `{"t":…,"type":"list","count":n}`: the list now holds `count` stores.
+    static func listLine(time: Double, count: Int) -> String {
+        #"{"t":\#(JSONNumber.exact(time)),"type":"list","count":\#(count)}"#
     }
 
     private func replaceSubscriptions(with fresh: any Disposable) {

@@ -17,9 +17,13 @@ struct SessionRoute {
     let sessions: SessionCounter
     /// A session whose client sends nothing for this long is closed.
     var idleTimeout: Duration? = nil
+    /// The catalog's data version, which sessions watch to follow their
+    /// lists; nil: the route reads one of its own.
+    var catalogVersion: CatalogVersion? = nil
 
     func register(on router: Router<CarouselRequestContext>) {
         let catalog = catalog, limits = limits, sessions = sessions, idleTimeout = idleTimeout
+        let watch = CatalogChangeWatch(version: catalogVersion ?? CatalogVersion(catalog: catalog))
         router.ws("/lists/{name}/session") { request, _ in
             // `UpgradeFilter` decided before this route ran: the host, the
             // origin, the token, the list and a slot under the cap. What it
@@ -27,10 +31,10 @@ struct SessionRoute {
             request.headers[HTTPField.Name(UpgradeFilter.admittedUpgradeHeader)!] != nil ? .upgrade([:]) : .dontUpgrade
         } onUpgrade: { inbound, outbound, context in
             guard let name = context.requestContext.parameters.get("name")?.removingPercentEncoding else { return }
-            let stores = try await Offload.run { try CatalogStoreDirectory(catalog: catalog, list: name) }
+            let (stores, follower) = try await Offload.run { try ListFollower.start(catalog: catalog, list: name, watch: watch) }
             let (lines, continuation) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingNewest(1024))
             let number = sessions.open { try? await outbound.close(.goingAway, reason: "server stopping") }
-            let session = LiveSession(stores: stores, label: "carousel.session.\(number)") { continuation.yield($0) }
+            let session = LiveSession(stores: stores, follower: follower, label: "carousel.session.\(number)") { continuation.yield($0) }
             context.logger.info("session opened", metadata: ["list": "\(name)", "session": "\(number)"])
             defer {
                 context.requestContext.releaseWebSocket()
@@ -43,6 +47,18 @@ struct SessionRoute {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask {
                     for await line in lines { try await outbound.write(.text(line)) }
+                }
+                group.addTask {
+                    // Between messages too: an idle client learns of a new
+                    // list, and a deleted list ends its session.
+                    while true {
+                        try await Task.sleep(for: LiveSession.listCheckInterval)
+                        if await session.followList() {
+                            context.logger.info("session list gone", metadata: ["list": "\(name)", "session": "\(number)"])
+                            try await outbound.close(.normalClosure, reason: "list deleted")
+                            return
+                        }
+                    }
                 }
                 if let idleTimeout {
                     group.addTask {
