@@ -103,7 +103,7 @@ struct ServerImportLoad {
     /// A copy at a time: memory stays at one copy of the source.
     static func writeBody(from source: URL, to destination: URL, atLeast bytes: Int) throws -> Int {
         let text = try String(contentsOf: source, encoding: .utf8)
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: true)
+        var lines = text.split(omittingEmptySubsequences: true, whereSeparator: \.isNewline)
         guard let header = lines.first, header.hasPrefix("id,") else {
             throw BenchError("\(source.path) does not start with an id column")
         }
