@@ -48,6 +48,12 @@ public struct APIError: Error, Sendable, CustomStringConvertible {
         APIError(HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage"), "storage_full", "the server has no room for \(what); try again later")
     }
 
+    /// 503 for a write to a catalog the server opened read-only (its file or
+    /// folder is not writable): reads are served, writes never will be
+    /// until an operator changes that, so no `Retry-After`. Names no path.
+    static let readOnlyCatalog = APIError(
+        .serviceUnavailable, "read_only", "this server's catalog is read-only: it serves reads, not writes")
+
     /// The catalog's errors in HTTP terms: a missing list is 404, an existing
     /// one 409, a bad argument 400, rejected rows 422 with the report.
     init(_ error: CatalogError) {
@@ -70,6 +76,8 @@ public struct APIError: Error, Sendable, CustomStringConvertible {
             extra = [("report", CatalogJSON.importReport(report))]
         case let .sqlite(code, _) where code & 0xFF == 13:  // SQLITE_FULL
             self = .storageFull("the import")
+        case let .sqlite(code, _) where code & 0xFF == 8:  // SQLITE_READONLY
+            self = .readOnlyCatalog
         case .newerSchema, .notACatalog, .database, .cannotOpen, .sqlite:
             // The server's own database, not the client's input: a fault
             // of the server, which may pass (busy, read-only, an I/O error).

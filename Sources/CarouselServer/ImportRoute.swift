@@ -29,6 +29,8 @@ struct ImportRoute {
         let format = try Self.format(query.text("format"), contentType: request.headers[.contentType])
         let options = ImportOptions(skipInvalid: try query.flag("skipInvalid"), replace: try query.flag("replace"))
         try Self.checkDeclaredLength(request.headers, limit: limits.maxImportBody)
+        // Before a byte of the body is spooled: the write could only fail.
+        if catalog.isReadOnly { throw APIError.readOnlyCatalog }
         return try await gate.run { try await importBody(request, list: list, format: format, options: options) }
     }
 

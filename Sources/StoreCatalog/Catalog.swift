@@ -30,6 +30,13 @@ public final class Catalog: Sendable {
     /// no other connection can open it.
     public var isInMemory: Bool { path == CatalogDatabase.inMemoryName }
 
+    /// Whether the catalog was opened read-only (``Access/read`` on a file
+    /// this process cannot write, or in a folder it cannot write): every
+    /// write fails with ``CatalogError/sqlite(code:message:)`` carrying
+    /// `SQLITE_READONLY`, and what a query would store for the next one
+    /// (a list's cluster index) is built in memory instead.
+    public let isReadOnly: Bool
+
     /// Opens the catalog at `path`, creating and migrating it as needed.
     ///
     /// Throws ``CatalogError/newerSchema(path:found:known:)`` for a database
@@ -42,6 +49,9 @@ public final class Catalog: Sendable {
     /// How a command means to use a catalog.
     public enum Access: Sendable {
         /// Import and other writes: the file is created and migrated as needed.
+        /// A file this process cannot write (or in a folder it cannot write)
+        /// is refused with ``CatalogError/sqlite(code:message:)`` carrying
+        /// `SQLITE_READONLY` (8).
         case readWrite
         /// Queries only: a file this process cannot write (its permissions,
         /// a read-only mount) is opened read-only instead of failing with
@@ -62,11 +72,13 @@ public final class Catalog: Sendable {
     /// `snapshotLifetime` (tests make it long, to see what does not depend
     /// on its expiring).
     init(path: String, access: Access = .readWrite, snapshotLifetime: Duration) throws {
-        if access == .read, Self.isReadOnlyFile(path) {
-            database = try CatalogDatabase.openReadOnly(path: path)
-        } else {
-            database = try CatalogDatabase.open(path: path)
-        }
+        let readOnly = Self.isReadOnlyFile(path)
+        // Refused before SQLite opens it: it would fall back to reading,
+        // and leave a `-shm` and a `-wal` beside the file with the file's
+        // read-only permissions, which block its owner's next write.
+        if readOnly, access == .readWrite { throw CatalogDatabase.readOnly(path: path) }
+        database = try readOnly ? CatalogDatabase.openReadOnly(path: path) : CatalogDatabase.open(path: path)
+        isReadOnly = readOnly
         snapshot = ReadSnapshot(database, lifetime: snapshotLifetime)
         self.path = path
     }
@@ -81,8 +93,9 @@ public final class Catalog: Sendable {
             || !FileManager.default.isWritableFile(atPath: folder.isEmpty ? "." : folder)
     }
 
-    init(database: DatabaseQueue, path: String) {
+    init(database: DatabaseQueue, path: String, isReadOnly: Bool = false) {
         self.database = database
+        self.isReadOnly = isReadOnly
         snapshot = ReadSnapshot(database)
         self.path = path
     }

@@ -58,7 +58,7 @@ extension Carousel {
             let framing = try MapOptions.validated(try map.applied(to: base))
             let current = try from.map { try Self.parseViewpoint($0, for: framing) }
 
-            let catalog = try database.openCatalog()
+            let catalog = try database.openCatalogForReading()
             let stores = try CatalogStoreDirectory(catalog: catalog, list: list)
             guard (0..<stores.count).contains(index) else {
                 throw CLIError(

@@ -91,7 +91,7 @@ extension Carousel {
         }
 
         func run() throws {
-            let catalog = try database.openCatalog()
+            let catalog = try database.openCatalogForReading()
             do {
                 switch try mode() {
                 case let .markers(zoom, box):

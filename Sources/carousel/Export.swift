@@ -53,7 +53,7 @@ extension Carousel {
 
         func run() throws {
             let format = try exportFormat()
-            let catalog = try database.openCatalog()
+            let catalog = try database.openCatalogForReading()
             _ = try catalog.count(list: name)  // no such list: fail before creating a file
             guard let output else {
                 try StoreExporter(format: format, output: .shared).export(list: name, from: catalog)

@@ -18,7 +18,7 @@ extension Carousel {
 
         func run() throws {
             let path = try database.resolvedPath()
-            let info = try Catalog(path: path).info()
+            let info = try Catalog(path: path, access: .read).info()
             // The file's absolute path: the one to back up or delete.
             let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
             if json {

@@ -23,6 +23,10 @@ enum LibraryErrorHints {
             "\(error); fix them or use --skip-invalid"
         case .cannotOpen:
             "\(error); pass another --db"
+        case let .sqlite(code, message) where code & 0xFF == 8 && message.contains("read-only"):
+            // SQLITE_READONLY on an open catalog: the library's line names
+            // the file and says reads still work; nothing to add.
+            message
         case let .sqlite(_, message) where message.contains("WAL"):
             // GRDB's words when the folder of a new database is read-only.
             "cannot open the database: its folder must exist and be writable; pass another --db"

@@ -64,7 +64,7 @@ extension Carousel {
             let options = try serving.resolved(environment: environment)
             let host = host ?? environment["CAROUSEL_HOST"].flatMap { $0.isEmpty ? nil : $0 } ?? "127.0.0.1"
             let port = try ServeOptions.number(port, "--port", "CAROUSEL_PORT", environment, in: 0...65535) ?? 8080
-            let catalog = try database.openCatalog()
+            let catalog = try database.openCatalogForReading()
             let server = CarouselServer(
                 catalog: catalog, options: options, constantRouteBytes: constantRouteBytes, nearestInMemoryEntries: nearestInMemory)
             // Its first requests answered from memory, not while it is built.

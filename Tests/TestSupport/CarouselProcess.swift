@@ -23,17 +23,25 @@ public struct CarouselProcess {
     /// Runs `carousel arguments…` with `environment` added to this process's
     /// own (minus `CAROUSEL_DB`, so a developer's setting never leaks in),
     /// in `directory` if given, and waits for it — at most `timeout` seconds,
-    /// after which it is killed (status 9 by signal).
+    /// after which it is killed (status 9 by signal). With a `launcher`
+    /// (a program and its arguments, such as `setpriv` dropping root), the
+    /// launcher runs and is given the binary's path and `arguments`.
     public static func run(
         _ arguments: [String],
         environment: [String: String] = [:],
         directory: URL? = nil,
         stdin: String? = nil,
-        timeout: TimeInterval = 300
+        timeout: TimeInterval = 300,
+        launcher: [String] = []
     ) throws -> Result {
         let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
+        if let program = launcher.first {
+            process.executableURL = URL(fileURLWithPath: program)
+            process.arguments = launcher.dropFirst() + [executable.path] + arguments
+        } else {
+            process.executableURL = executable
+            process.arguments = arguments
+        }
         var env = ProcessInfo.processInfo.environment
         env["CAROUSEL_DB"] = nil
         env.merge(environment) { _, new in new }

@@ -42,6 +42,12 @@ struct CarouselBench: ParsableCommand {
     @Option(help: "Where the scale benchmark writes its log–log plot (full runs only).")
     var plot = "docs/scale.svg"
 
+    @Option(help: "With the server benchmark: only this part of it (throughput: the routes, the middleware's cost and the sessions; imports: reads while 8 clients import).")
+    var serverPart: ServerBenchmark.Part?
+
+    @Option(help: "The server benchmark's seconds per wrk run (default 30; 1 with --smoke).")
+    var serverSeconds: Int?
+
     @Option(help: "A Python with `websockets`, for the server's live-sessions ramp (scripts/benchmark makes one).")
     var python: String?
 
@@ -54,7 +60,8 @@ struct CarouselBench: ParsableCommand {
         let dataFile = source.file
         var report = Report(
             machine: .current(swiftVersion: swiftVersion),
-            command: (["scripts/benchmark"] + (smoke ? ["--smoke"] : []) + (only.map { ["--only", $0.rawValue] } ?? []))
+            command: (["scripts/benchmark"] + (smoke ? ["--smoke"] : []) + (only.map { ["--only", $0.rawValue] } ?? [])
+                + (serverPart.map { ["--server-part", $0.rawValue] } ?? []) + (serverSeconds.map { ["--server-seconds", String($0)] } ?? []))
                 .joined(separator: " "),
             loadAtStart: Machine.loadAverage(),
             loadAtEnd: ""
@@ -117,8 +124,14 @@ struct CarouselBench: ParsableCommand {
             ).run(into: &report)
         }
         if selected.contains(.server) {
+            if let serverSeconds, !(1...3600).contains(serverSeconds) {
+                throw BenchError("--server-seconds takes 1 to 3600")
+            }
             try ServerBenchmark(
-                workspace: workspace, seconds: sizes.serverSeconds, connections: sizes.serverConnections,
+                workspace: workspace,
+                parts: serverPart.map { [$0] } ?? ServerBenchmark.Part.allCases,
+                importBytes: sizes.importLoadBytes,
+                seconds: serverSeconds ?? sizes.serverSeconds, connections: sizes.serverConnections,
                 sessionSeconds: sizes.sessionSeconds, maxSessions: sizes.maxSessions, python: python,
                 scriptsFolder: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
                     .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("scripts")
@@ -137,6 +150,8 @@ struct CarouselBench: ParsableCommand {
         }
     }
 }
+
+extension ServerBenchmark.Part: ExpressibleByArgument {}
 
 /// How much each benchmark does: the full run, or a smoke run
 /// that only proves the code still runs.
@@ -165,6 +180,8 @@ struct Sizes {
     var serverConnections: Int
     var sessionSeconds: Double
     var maxSessions: Int
+    /// Each import body of the server's imports part (issue 22: 20 MB).
+    var importLoadBytes: Int
 
     static let full = Sizes(
         dataFile: "geonames-places.csv", importRuns: 7, pipelineEvents: 1_000_000, pipelineRuns: 3,
@@ -173,7 +190,8 @@ struct Sizes {
         clusterLoads: 5, clusterQueries: 200, clusterColdRuns: 30,
         scaleSizes: [100_000, 234_908, 1_000_000, 10_000_000], scaleReference: 234_908,
         scaleQueries: 2_000, scaleProcessRuns: 11,
-        serverSeconds: 30, serverConnections: 64, sessionSeconds: 5, maxSessions: 2048
+        serverSeconds: 30, serverConnections: 64, sessionSeconds: 5, maxSessions: 2048,
+        importLoadBytes: 20_000_000
     )
 
     static let smoke = Sizes(
@@ -182,6 +200,7 @@ struct Sizes {
         exportRuns: 1,
         clusterLoads: 1, clusterQueries: 5, clusterColdRuns: 3,
         scaleSizes: [10_000], scaleReference: 10_000, scaleQueries: 50, scaleProcessRuns: 2,
-        serverSeconds: 1, serverConnections: 4, sessionSeconds: 0.5, maxSessions: 2
+        serverSeconds: 1, serverConnections: 4, sessionSeconds: 0.5, maxSessions: 2,
+        importLoadBytes: 200_000
     )
 }

@@ -6,9 +6,22 @@ import Foundation
 /// (the framework's ceiling, measured in the same run); p99, errors, the
 /// server's resident memory from the 10th to the last second; then how many
 /// live sessions at 60 frames per second it holds before p99
-/// frame-to-message latency passes 50 ms.
+/// frame-to-message latency passes 50 ms. Its other part measures reads
+/// while imports run (``ServerImportLoad``).
 struct ServerBenchmark {
+    /// What a run measures: `--server-part`, both unless given.
+    enum Part: String, CaseIterable {
+        /// Requests per second and p99 on each route, the middleware's
+        /// cost, the SQLite path and the sessions ramp.
+        case throughput
+        /// Reads while 8 clients import.
+        case imports
+    }
+
     var workspace: Workspace
+    var parts: [Part] = Part.allCases
+    /// The size of each import body in the imports part.
+    var importBytes = 20_000_000
     /// wrk's duration per route, in seconds.
     var seconds: Int
     var connections: Int
@@ -34,6 +47,13 @@ struct ServerBenchmark {
         """
 
     func run(into report: inout Report) throws {
+        if parts.contains(.throughput) { try runThroughput(into: &report) }
+        if parts.contains(.imports) {
+            try ServerImportLoad(workspace: workspace, seconds: seconds, bodyBytes: importBytes).run(into: &report)
+        }
+    }
+
+    func runThroughput(into report: inout Report) throws {
         let database = try workspace.catalog()
         // The constant body is as long as the near answer (the CLI prints the same document).
         let nearJSON = workspace.path("near.json")
@@ -197,6 +217,8 @@ struct Wrk {
     var requestsPerSecond: Double
     var p50Milliseconds: Double
     var p99Milliseconds: Double
+    /// The slowest request (wrk's Latency Max).
+    var maxMilliseconds: Double
     var errors: Int
     var rssAt10s: Int?
     var rssAtEnd: Int?
@@ -222,9 +244,14 @@ struct Wrk {
         }
         let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         guard let rps = number(after: "Requests/sec:", in: text) else { throw BenchError("wrk printed no rate:\n\(text)") }
-        var p50 = Double.nan, p99 = Double.nan
+        var p50 = Double.nan, p99 = Double.nan, slowest = Double.nan
         for line in text.split(separator: "\n") {
             let trimmed = line.trimmingCharacters(in: .whitespaces)
+            // "Latency  Avg  Stdev  Max  +/- Stdev"
+            if trimmed.hasPrefix("Latency") {
+                let fields = trimmed.split(separator: " ", omittingEmptySubsequences: true)
+                if fields.count >= 4 { slowest = milliseconds(String(fields[3])) }
+            }
             let value = milliseconds(String(line.split(separator: " ", omittingEmptySubsequences: true).last ?? ""))
             if trimmed.hasPrefix("50%") { p50 = value }
             if trimmed.hasPrefix("99%") { p99 = value }
@@ -235,7 +262,8 @@ struct Wrk {
         }
         if let non2xx = number(after: "Non-2xx or 3xx responses:", in: text) { errors += Int(non2xx) }
         let early = samples.first { $0.0 >= 10 }?.1
-        return Wrk(requestsPerSecond: rps, p50Milliseconds: p50, p99Milliseconds: p99, errors: errors, rssAt10s: early, rssAtEnd: samples.last?.1)
+        return Wrk(
+            requestsPerSecond: rps, p50Milliseconds: p50, p99Milliseconds: p99, maxMilliseconds: slowest, errors: errors, rssAt10s: early, rssAtEnd: samples.last?.1)
     }
 
     private static func number(after label: String, in text: String) -> Double? {

@@ -11,7 +11,8 @@ extension Catalog {
     ///
     /// The list's cluster index is built on its first query and stored;
     /// any change to the list drops it (the schema's triggers), and the
-    /// next query builds it again.
+    /// next query builds it again. A catalog opened read-only cannot store
+    /// it: each query without a stored index builds it in memory.
     public func clusters(
         list: String, zoom: Double, box: BoundingBox, selected: Int? = nil, options: ClusterOptions = ClusterOptions()
     ) throws -> [ListMarker] {
@@ -57,15 +58,19 @@ extension Catalog {
     }
 
     /// Runs `body` on `list`'s stored index, building and storing it first
-    /// when it is missing or was built with other options.
+    /// when it is missing or was built with other options (in memory only,
+    /// when the catalog is read-only).
     private func withClusterIndex<T>(
-        list: String, options: ClusterOptions, _ body: (StoredClusterIndex, Int64, Database) throws -> T
+        list: String, options: ClusterOptions, _ body: (ListClusterIndex, Int64, Database) throws -> T
     ) throws -> T {
         let description = StoredClusterIndex.describe(options)
         if let answer = try read({ db -> T? in
             let listKey = try listKey(list, db)
-            guard let points = try storedIndexPoints(listKey, description, db) else { return nil }
-            return try body(StoredClusterIndex(list: listKey, pointCount: points, options: options, db), listKey, db)
+            if let points = try storedIndexPoints(listKey, description, db) {
+                return try body(.stored(StoredClusterIndex(list: listKey, pointCount: points, options: options, db)), listKey, db)
+            }
+            guard isReadOnly else { return nil }
+            return try body(.built(try buildClusterIndex(listKey, options, db)), listKey, db)
         }) {
             return answer
         }
@@ -75,19 +80,25 @@ extension Catalog {
             if let stored = try storedIndexPoints(listKey, description, db) {
                 points = stored  // another process built it meanwhile
             } else {
-                let places = try rows(
-                    db,
-                    """
-                    SELECT s.latitude, s.longitude FROM list_items AS i JOIN stores AS s ON s.key = i.store
-                    WHERE i.list = ? ORDER BY i.position
-                    """, { $0.bind(listKey, at: 1) }
-                ) { Coordinate(latitude: $0.double(0), longitude: $0.double(1)) }
-                let index = try ClusterIndex(points: places, options: options).withExpansionZooms()
+                let index = try buildClusterIndex(listKey, options, db)
                 try StoredClusterIndex.store(index, list: listKey, db)
-                points = places.count
+                points = index.pointCount
             }
-            return try body(StoredClusterIndex(list: listKey, pointCount: points, options: options, db), listKey, db)
+            return try body(.stored(StoredClusterIndex(list: listKey, pointCount: points, options: options, db)), listKey, db)
         }
+    }
+
+    /// `list`'s cluster hierarchy with its expansion zooms, built from its
+    /// stores in carousel order.
+    private func buildClusterIndex(_ listKey: Int64, _ options: ClusterOptions, _ db: Database) throws -> ClusterIndex {
+        let places = try rows(
+            db,
+            """
+            SELECT s.latitude, s.longitude FROM list_items AS i JOIN stores AS s ON s.key = i.store
+            WHERE i.list = ? ORDER BY i.position
+            """, { $0.bind(listKey, at: 1) }
+        ) { Coordinate(latitude: $0.double(0), longitude: $0.double(1)) }
+        return try ClusterIndex(points: places, options: options).withExpansionZooms()
     }
 
     /// The store count of `list`'s stored index, nil when there is none

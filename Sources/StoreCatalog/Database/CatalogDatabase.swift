@@ -145,6 +145,19 @@ package enum CatalogDatabase {
     /// file this process may not write (its permissions, a read-only
     /// mount): nothing is migrated or switched, so the file must already be
     /// a catalog at the latest schema.
+    ///
+    /// A WAL-mode database read the usual way needs its `-shm` index beside
+    /// it, created on first use. In a read-only folder it cannot be
+    /// created, and SQLite refuses even a `SELECT` ("attempt to write a
+    /// readonly database"); beside a read-only file it is created with the
+    /// file's read-only permissions and left behind, where it later blocks
+    /// the owner's writes once the file is writable again. So a file whose
+    /// WAL holds nothing (the usual state: the last writer to close
+    /// checkpoints it and deletes it) is opened with SQLite's `immutable=1`
+    /// URI parameter, which reads it with no `-shm`, no `-wal` and no locks
+    /// (https://sqlite.org/uri.html#uriimmutable). Only a file with
+    /// committed changes still in its WAL takes the usual way: those
+    /// changes are only readable through the index.
     package static func openReadOnly(path: String) throws -> DatabaseQueue {
         try checkRegularFile(path)
         var configuration = configuration
@@ -152,7 +165,15 @@ package enum CatalogDatabase {
         configuration.busyMode = .timeout(busyTimeout)
         let queue: DatabaseQueue
         do {
-            queue = try DatabaseQueue(path: path, configuration: configuration)
+            let immutable = isWALEmpty(path) ? immutableURI(path) : nil
+            do {
+                queue = try DatabaseQueue(path: immutable ?? path, configuration: configuration)
+            } catch let error as DatabaseError where immutable != nil && error.resultCode == .SQLITE_CANTOPEN {
+                // A SQLite built without URI filenames (Debian's and Apple's
+                // have them) read the URI as a file name, which does not
+                // exist: the usual way is left.
+                queue = try DatabaseQueue(path: path, configuration: configuration)
+            }
             try queue.read { db in
                 let version = try Migrator.checkIdentity(db, path: path)
                 if version < Migration.latestVersion {
@@ -167,6 +188,38 @@ package enum CatalogDatabase {
             throw classify(error, path: path)
         }
         return queue
+    }
+
+    /// Whether `path` has no WAL, or an empty one: then the file alone holds
+    /// every committed change.
+    private static func isWALEmpty(_ path: String) -> Bool {
+        var status = stat()
+        guard stat(path + "-wal", &status) == 0 else { return errno == ENOENT }
+        return status.st_size == 0
+    }
+
+    /// The `file:` URI (RFC 3986, as https://sqlite.org/uri.html reads it)
+    /// that opens `path` as immutable. Every byte but unreserved ones and
+    /// `/` is percent-encoded, so that `?`, `#` and `%` in a name stay part
+    /// of it; an absolute path starting with `//` would read as an
+    /// authority, and the kernel reads `//` as `/` anyway.
+    static func immutableURI(_ path: String) -> String {
+        var path = Substring(path)
+        while path.hasPrefix("//") { path = path.dropFirst() }
+        var uri = "file:"
+        for byte in path.utf8 {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "/"):
+                uri.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                let hex = Array("0123456789ABCDEF".utf8)
+                uri.unicodeScalars.append("%")
+                uri.unicodeScalars.append(Unicode.Scalar(hex[Int(byte >> 4)]))
+                uri.unicodeScalars.append(Unicode.Scalar(hex[Int(byte & 0x0F)]))
+            }
+        }
+        return uri + "?immutable=1"
     }
 
     /// Refuses a path that exists and is not a regular file (after
@@ -204,6 +257,12 @@ package enum CatalogDatabase {
         }
     }
 
+    /// The error of a write to a catalog this process cannot write:
+    /// SQLite's `SQLITE_READONLY` (8) unless another of its codes is given.
+    package static func readOnly(path: String, code: Int32 = 8) -> CatalogError {
+        .sqlite(code: code, message: "cannot write to \(path): the file or its folder is read-only (reading still works)")
+    }
+
     /// The one line for a catalog with damaged pages, whatever found them.
     package static func damageMessage(path: String, detail: String) -> String {
         "\(path) is damaged (\(detail)): restore it from a backup, or import the lists again into a new file"
@@ -235,9 +294,7 @@ package enum CatalogDatabase {
                     (an import in progress?); try again when it has finished
                     """)
         case .SQLITE_READONLY:
-            .sqlite(
-                code: error.extendedResultCode.rawValue,
-                message: "cannot write to \(path): the file or its folder is read-only (reading still works)")
+            readOnly(path: path, code: error.extendedResultCode.rawValue)
         default:
             .sqlite(code: error.extendedResultCode.rawValue, message: error.message ?? "\(error)")
         }
