@@ -26,6 +26,7 @@ package struct Migration: Sendable {
         Migration(fileName: "0005_stores_per_list.sql", bytes: PackageResources._005_stores_per_list_sql),
         Migration(fileName: "0006_tokens.sql", bytes: PackageResources._006_tokens_sql),
         Migration(fileName: "0007_nearest_tiles.sql", bytes: PackageResources._007_nearest_tiles_sql),
+        Migration(fileName: "0008_typed_attributes.sql", bytes: PackageResources._008_typed_attributes_sql),
     ]
 
     /// The schema version this binary writes.
