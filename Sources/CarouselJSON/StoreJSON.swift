@@ -50,8 +50,9 @@ package enum StoreJSON {
         return bytes
     }
 
-    /// Appends `{"id","name","latitude","longitude",…}` for `store`; numbers
-    /// exact, attribute values that are JSON numbers as numbers.
+    /// Appends `{"id","name","latitude","longitude",…}` for `store`;
+    /// coordinates exact, attribute values with their types (numbers as
+    /// their digits).
     package static func append(_ store: Store, distanceMeters: Double?, to text: inout String) {
         text += "{\"id\":"
         AttributesJSON.appendQuoted(store.id, to: &text)
@@ -77,9 +78,8 @@ package enum StoreJSON {
         text += "}"
     }
 
-    /// `{"key":value,…}` by key: a value that is a JSON number literal
-    /// (`1250`, `-3.5`) as a number, any other as a string.
-    package static func appendAttributes(_ attributes: [String: String], to text: inout String, first: Bool = true) {
+    /// `{"key":value,…}` by key, each value as its type (``AttributeValue``).
+    package static func appendAttributes(_ attributes: [String: AttributeValue], to text: inout String) {
         text += "{"
         for (index, member) in attributes.sorted(by: { $0.key < $1.key }).enumerated() {
             if index > 0 { text += "," }
@@ -88,15 +88,11 @@ package enum StoreJSON {
         text += "}"
     }
 
-    /// `"key":value` with a number-literal value unquoted.
-    package static func appendMember(_ key: String, _ value: String, to text: inout String) {
+    /// `"key":value`, the value as its type.
+    package static func appendMember(_ key: String, _ value: AttributeValue, to text: inout String) {
         AttributesJSON.appendQuoted(key, to: &text)
         text += ":"
-        if JSONNumber.isLiteral(value) {
-            text += value
-        } else {
-            AttributesJSON.appendQuoted(value, to: &text)
-        }
+        AttributesJSON.appendValue(value, to: &text)
     }
 
     /// `text` as a JSON string literal.

@@ -39,6 +39,9 @@ extension Catalog {
             throw CatalogError.invalidArgument(
                 "the issue limit must be 1 to \(ImportOptions.maxIssueLimit) (got \(options.issueLimit))")
         }
+        if let zone = options.timeZone, ScheduleColumns.zone(named: zone) == nil {
+            throw CatalogError.invalidArgument(ScheduleColumns.unknownZone(zone))
+        }
         if case let .distance(origin) = options.order, !origin.isValid {
             throw CatalogError.invalidArgument("cannot order by distance from \(origin): not a valid coordinate")
         }

@@ -14,6 +14,15 @@ public struct ImportOptions: Sendable, Hashable {
     /// the file is not read and nothing is imported ("too many errors"), so
     /// that a file of garbage costs bounded time and memory. 1 or more.
     public var issueLimit: Int
+    /// Attribute columns given a type, by header (case ignored): every
+    /// value must then be of that type (null and empty cells aside), or its
+    /// row is invalid. Other CSV and TSV columns get the type their values
+    /// share; JSON values keep their own.
+    public var columnTypes: [String: AttributeType]
+    /// The list's time zone, an IANA name (`Asia/Seoul`): an opening-time
+    /// search reads the hours of a store without a `timezone` of its own
+    /// on this zone's clock. Nil: such stores never match one.
+    public var timeZone: String?
 
     /// The default ``issueLimit``: a report a person reads, a response of a
     /// few tens of KiB.
@@ -24,8 +33,11 @@ public struct ImportOptions: Sendable, Hashable {
 
     public init(
         skipInvalid: Bool = false, replace: Bool = false, order: ImportOrder = .file,
-        issueLimit: Int = ImportOptions.defaultIssueLimit
+        issueLimit: Int = ImportOptions.defaultIssueLimit, columnTypes: [String: AttributeType] = [:],
+        timeZone: String? = nil
     ) {
+        self.columnTypes = columnTypes
+        self.timeZone = timeZone
         self.skipInvalid = skipInvalid
         self.replace = replace
         self.order = order

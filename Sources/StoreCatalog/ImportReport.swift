@@ -19,6 +19,10 @@ public struct ImportReport: Sendable, Hashable, Codable {
     /// were rejected, and the rest of the file was not read ("too many
     /// errors"). Nothing is imported then.
     public var stoppedEarly: Bool
+    /// The type each CSV or TSV attribute column got, by header (decided
+    /// over the column, or forced); empty for JSON, whose values keep their
+    /// own types.
+    public var columnTypes: [String: AttributeType] = [:]
 
     /// A report listing `issues`, all of them: counted from the list.
     public init(list: String, imported: Int, rejected: Int, issues: [ImportIssue]) {

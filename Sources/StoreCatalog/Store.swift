@@ -2,7 +2,8 @@
 ///
 /// `id` is unique across the catalog (lists refer to stores by id);
 /// `latitude`/`longitude` are WGS 84 degrees. Every input column that is not
-/// one of the named fields is kept in `attributes`, by its header as written.
+/// one of the named fields is kept in `attributes`, by its header as written,
+/// with its type (``AttributeValue``).
 public struct Store: Sendable, Hashable, Codable {
     public var id: String
     public var name: String
@@ -11,7 +12,7 @@ public struct Store: Sendable, Hashable, Codable {
     public var address: String?
     public var category: String?
     public var phone: String?
-    public var attributes: [String: String]
+    public var attributes: [String: AttributeValue]
 
     public init(
         id: String,
@@ -21,7 +22,7 @@ public struct Store: Sendable, Hashable, Codable {
         address: String? = nil,
         category: String? = nil,
         phone: String? = nil,
-        attributes: [String: String] = [:]
+        attributes: [String: AttributeValue] = [:]
     ) {
         self.id = id
         self.name = name

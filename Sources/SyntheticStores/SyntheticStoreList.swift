@@ -170,7 +170,7 @@ public struct SyntheticStoreList: Sendable {
         "Garden Road", "Bridge Street", "Park Avenue", "Temple Road", "Mill Lane", "Castle Street",
     ]
 
-    static let hours = ["07:00-22:00", "08:00-20:00", "09:00-21:00", "10:00-22:00", "24 hours", "11:00-23:00"]
+    static let hours = ["07:00-22:00", "08:00-20:00", "09:00-21:00", "10:00-22:00", "24/7", "11:00-23:00"]
 }
 
 /// A chain: the brand in a store's name, and its category.

@@ -16,6 +16,16 @@ extension Carousel {
                 nothing; more than --max-issues bad rows stop the import, which then imports \
                 nothing. Ids are unique within a list: another list's stores, same ids \
                 included, are never changed. A row is at most --max-row-bytes long.
+
+                Attribute values keep their types. JSON, JSON Lines and GeoJSON values \
+                stay as written: strings, numbers with all their digits, booleans, null, \
+                arrays and objects. A CSV or TSV column is typed over the whole column: \
+                integer or number if every value is a JSON number literal (02134 or 7A \
+                anywhere keeps the column text), boolean if every value is true or false, \
+                else text; an empty cell is no value. --column-type NAME=TYPE forces a \
+                type (integer, number, boolean, text); a value that does not fit is a bad \
+                row. An opening_hours (hours, 영업시간) value that does not parse, or a \
+                timezone that is not a known IANA zone, is a bad row too.
                 """
         )
 
@@ -61,6 +71,20 @@ extension Carousel {
                 valueName: "template"))
         var nameFormat: String?
 
+        @Option(
+            name: .customLong("column-type"),
+            help: ArgumentHelp(
+                "Force an attribute column's type: integer, number, boolean or text (repeatable).",
+                valueName: "name=type"))
+        var columnTypes: [String] = []
+
+        @Option(
+            name: .customLong("timezone"),
+            help: ArgumentHelp(
+                "The list's time zone (IANA, e.g. Asia/Seoul): search --open-at reads the hours of stores without a timezone column on its clock.",
+                valueName: "zone"))
+        var timeZone: String?
+
         @Option(help: "How many issues the report lists; past this many bad rows the import stops and imports nothing.")
         var maxIssues = ImportOptions.defaultIssueLimit
 
@@ -86,6 +110,32 @@ extension Carousel {
                 throw ValidationError("--max-row-bytes must be 1 to \(1 << 30) (got \(maxRowBytes))")
             }
             _ = try parsedNameFormat()
+            _ = try parsedColumnTypes()
+            if let timeZone, ScheduleColumns.zone(named: timeZone) == nil {
+                throw ValidationError("--timezone: \(ScheduleColumns.unknownZone(timeZone))")
+            }
+        }
+
+        /// `--column-type NAME=TYPE`…, each name once.
+        private func parsedColumnTypes() throws -> [String: AttributeType] {
+            var types: [String: AttributeType] = [:]
+            var folded = Set<String>()
+            for argument in columnTypes {
+                guard let equals = argument.firstIndex(of: "="), equals != argument.startIndex else {
+                    throw ValidationError("--column-type needs NAME=TYPE, e.g. zip=text (got '\(argument)')")
+                }
+                let name = String(argument[..<equals])
+                let typeName = String(argument[argument.index(after: equals)...])
+                guard let type = AttributeType(rawValue: typeName.lowercased()) else {
+                    let known = AttributeType.allCases.map(\.rawValue).joined(separator: ", ")
+                    throw ValidationError("--column-type \(name): unknown type '\(typeName)'; use one of \(known)")
+                }
+                guard folded.insert(name.lowercased()).inserted else {
+                    throw ValidationError("--column-type gives '\(name)' a type twice")
+                }
+                types[name] = type
+            }
+            return types
         }
 
         private func importFormat() throws -> ImportFormat {
@@ -136,7 +186,10 @@ extension Carousel {
             let catalog = try database.openCatalog()
             do {
                 let report = try catalog.importList(
-                    named: list, from: reader, options: ImportOptions(skipInvalid: skipInvalid, replace: replace, order: order, issueLimit: maxIssues))
+                    named: list, from: reader,
+                    options: ImportOptions(
+                        skipInvalid: skipInvalid, replace: replace, order: order, issueLimit: maxIssues,
+                        columnTypes: parsedColumnTypes(), timeZone: timeZone))
                 print(json ? Self.json(report) : Self.summary(report, imported: true))
             } catch let CatalogError.rowsRejected(report) {
                 print(json ? Self.json(report) : Self.summary(report, imported: false))

@@ -51,7 +51,9 @@ struct StoreExporter {
                 store.id, store.name, JSONNumber.exact(store.latitude), JSONNumber.exact(store.longitude),
                 store.address ?? "", store.category ?? "", store.phone ?? "",
             ]
-            for key in attributes { cells.append(store.attributes[key] ?? "") }
+            // A cell is text: a number's digits, true/false, compact JSON
+            // for an array or object; null and a missing value are empty.
+            for key in attributes { cells.append(store.attributes[key]?.text ?? "") }
             output.line(cells.map { Self.field($0, separator: separator) }.joined(separator: String(separator)))
         }
     }

@@ -100,13 +100,13 @@ struct StoreOutput {
         StoreJSON.append(store, distanceMeters: distanceMeters, to: &text)
     }
 
-    /// `{"key":value,…}` by key, numbers unquoted (CarouselJSON).
-    static func appendAttributes(_ attributes: [String: String], to text: inout String, first: Bool = true) {
+    /// `{"key":value,…}` by key, each value as its type (CarouselJSON).
+    static func appendAttributes(_ attributes: [String: AttributeValue], to text: inout String) {
         StoreJSON.appendAttributes(attributes, to: &text)
     }
 
-    /// `"key":value` with a number-literal value unquoted (CarouselJSON).
-    static func appendMember(_ key: String, _ value: String, to text: inout String) {
+    /// `"key":value`, the value as its type (CarouselJSON).
+    static func appendMember(_ key: String, _ value: AttributeValue, to text: inout String) {
         StoreJSON.appendMember(key, value, to: &text)
     }
 

@@ -102,6 +102,27 @@ import Testing
         }
     }
 
+    @Test func attributesKeepTheirTypesInEveryAnswer() async throws {
+        let fixture = try ServerFixture()
+        let file = try fixture.directory.write(
+            "typed.jsonl",
+            #"{"id":"a","name":"A","lat":37.5,"lng":127,"code":12345678901234567890123,"price":4.50,"open":true,"none":null,"tags":["wifi",1],"meta":{"floor":2},"zip":"02134","empty":""}"#
+                + "\n")
+        try fixture.catalog.importList(named: "typed", from: makeStoreRowReader(for: file, format: .jsonl))
+        let attributes =
+            #""attributes":{"code":12345678901234567890123,"empty":"","meta":{"floor":2},"none":null,"open":true,"price":4.50,"tags":["wifi",1],"zip":"02134"}"#
+        try await fixture.application.test(.router) { client in
+            let store = try await client.checked(.get, "/stores/typed/a", template: "/stores/{list}/{id}")
+            #expect(store.status == 200)
+            #expect(store.text.contains(attributes), "\(store.text)")
+            let page = try await client.checked(.get, "/lists/typed/stores", template: "/lists/{name}/stores")
+            #expect(page.text.contains(attributes), "\(page.text)")
+            let found = try await client.checked(.get, "/stores/search?list=typed&where=tags%3Dwifi", template: "/stores/search")
+            #expect(found.status == 200)
+            #expect(found.text.contains(attributes), "\(found.text)")
+        }
+    }
+
     @Test func aStoreIsFoundByListAndIdAndMissingOnesAre404() async throws {
         let fixture = try ServerFixture()
         try await fixture.application.test(.router) { client in

@@ -8,7 +8,7 @@ import Testing
 struct AttributesJSONTests {
     @Test("keys come out sorted and values escaped")
     func sortedAndEscaped() {
-        let attributes = ["b": "2", "a": "say \"hi\"", "c": "tab\there\\", "가": "서울", "ctrl": "\u{1}"]
+        let attributes: [String: AttributeValue] = ["b": "2", "a": "say \"hi\"", "c": "tab\there\\", "가": "서울", "ctrl": "\u{1}"]
         #expect(
             AttributesJSON.encode(attributes)
                 == #"{"a":"say \"hi\"","b":"2","c":"tab\there\\","ctrl":"\u0001","가":"서울"}"#)
@@ -20,13 +20,14 @@ struct AttributesJSONTests {
         var random = SplitMix64(seed: seed)
         let alphabet = Array("ab\"\\\n\t é서")
         for count in 0...12 {
-            var attributes: [String: String] = [:]
+            var attributes: [String: AttributeValue] = [:]
             while attributes.count < count {
                 let key = String((0..<Int.random(in: 1...4, using: &random)).map { _ in alphabet.randomElement(using: &random)! })
-                attributes[key] = String(
-                    (0..<Int.random(in: 0...6, using: &random)).map { _ in
-                        alphabet.randomElement(using: &random)!
-                    })
+                attributes[key] = .string(
+                    String(
+                        (0..<Int.random(in: 0...6, using: &random)).map { _ in
+                            alphabet.randomElement(using: &random)!
+                        }))
             }
             var bytes: [UInt8] = []
             AttributesJSON.append(attributes, to: &bytes)
@@ -39,7 +40,7 @@ struct AttributesJSONTests {
                 var member = ""
                 AttributesJSON.appendQuoted(key, to: &member)
                 member += ":"
-                AttributesJSON.appendQuoted(value, to: &member)
+                AttributesJSON.appendValue(value, to: &member)
                 return member
             }
             #expect(text == "{" + members.joined(separator: ",") + "}", "seed \(seed)")

@@ -29,7 +29,7 @@ struct ImportPipelineTests {
                 Store(
                     id: "s\(id)", name: "Store \(id) #\(random.next() % 1000)",
                     latitude: .random(in: -90...90, using: &random), longitude: .random(in: -180...180, using: &random),
-                    attributes: random.next() % 2 == 0 ? [:] : ["note": "n\(random.next() % 10)"])
+                    attributes: random.next() % 2 == 0 ? [:] : ["note": .string("n\(random.next() % 10)")])
             }
             existing = (0..<50).map(store)
             rows = (0..<400).map { index in

@@ -10,7 +10,18 @@ struct ImportSampleDataReaderTests {
         let geojson = try readRows(Paths.sampleData.appendingPathComponent("seoul-coffee.geojson"), as: .geojson)
         #expect(csv.issues.isEmpty && geojson.issues.isEmpty)
         #expect(csv.stores.count >= 40)
-        #expect(csv.stores == geojson.stores)
+        // The CSV reader gives text; the import types the column (`seats`,
+        // integers), as GeoJSON's numbers already are.
+        func typed(_ stores: [Store]) -> [Store] {
+            stores.map { store in
+                var store = store
+                store.attributes = store.attributes.mapValues { value in
+                    value.stringValue.flatMap(AttributeValue.Number.init).map(AttributeValue.number) ?? value
+                }
+                return store
+            }
+        }
+        #expect(typed(csv.stores) == geojson.stores)
     }
 
     @Test func sampleStoresAreInSeoulWithTheirExtraColumn() throws {

@@ -8,7 +8,7 @@ import Testing
 /// a glance, and names built from columns.
 @Suite("List management")
 struct ListManagementTests {
-    static func store(_ i: Int, attributes: [String: String] = [:]) -> Store {
+    static func store(_ i: Int, attributes: [String: AttributeValue] = [:]) -> Store {
         Store(id: "s\(i)", name: "Store \(i)", latitude: Double(i % 180) - 89.5, longitude: Double(i % 360) - 179.5, attributes: attributes)
     }
 

@@ -132,10 +132,17 @@ struct NearestTileTests {
             try catalog.importList(named: "y", from: ArrayRowReader(stores: Array(places[1_500..<2_500])))
         }
         let imported = try Catalog(path: path).read { db in try tiles(db) }
-        // Back to schema 6, the one before the tiles, then opened again:
-        // 0007 runs on the data.
+        // Back to schema 6, the one before the tiles (and before 0008's list
+        // versions and 0009's list time zones), then opened again: 0007 runs
+        // on the data, and the later migrations after it.
         try DatabaseQueue(path: path).writeWithoutTransaction { db in
-            try db.execute(sql: "DROP TABLE spatial_tiles; PRAGMA user_version = 6")
+            try db.execute(
+                sql: """
+                    DROP TABLE spatial_tiles;
+                    DROP TRIGGER list_version_inserted; DROP TRIGGER list_version_renamed; DROP TABLE counters;
+                    ALTER TABLE lists DROP COLUMN version; ALTER TABLE lists DROP COLUMN time_zone;
+                    PRAGMA user_version = 6
+                    """)
         }
         let catalog = try Catalog(path: path)
         try expectTilesMatchIndex(catalog)

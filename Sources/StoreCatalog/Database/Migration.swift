@@ -27,6 +27,7 @@ package struct Migration: Sendable {
         Migration(fileName: "0006_tokens.sql", bytes: PackageResources._006_tokens_sql),
         Migration(fileName: "0007_nearest_tiles.sql", bytes: PackageResources._007_nearest_tiles_sql),
         Migration(fileName: "0008_list_versions.sql", bytes: PackageResources._008_list_versions_sql),
+        Migration(fileName: "0009_typed_attributes.sql", bytes: PackageResources._009_typed_attributes_sql),
     ]
 
     /// The schema version this binary writes.

@@ -52,6 +52,9 @@ package struct CSVStoreRowReader: StoreRowReader {
         }
     }
 
+    /// CSV cells are text: the import decides each column's type.
+    package var cellsAreText: Bool { true }
+
     package mutating func next() throws(ImportFileError) -> ImportRow? {
         guard !finished else { return nil }
         switch try parser.nextRecord(into: &fields) {

@@ -11,6 +11,8 @@ package struct JSONObjectRow {
     /// The values, one field per key (see `JSONTokenizer.readValue`), then any
     /// columns a reader appends (GeoJSON coordinates).
     package var values = RawFields()
+    /// What each value was, by key: attributes keep their JSON types.
+    package private(set) var kinds: [JSONTokenizer.ValueKind] = []
 
     private var cachedKeys = RawFields()
     private var cachedVariant = 0
@@ -26,10 +28,11 @@ package struct JSONObjectRow {
     ) throws(JSONTokenizer.Failure) {
         keys.removeAll()
         values.removeAll()
+        kinds.removeAll(keepingCapacity: true)
         values.line = line
         var first = true
         while try tokenizer.nextMember(isFirst: &first, keys: &keys) {
-            try tokenizer.readValue(into: &values)
+            kinds.append(try tokenizer.readValue(into: &values))
             values.endField()
         }
     }
@@ -38,6 +41,7 @@ package struct JSONObjectRow {
     package mutating func removeAll(line: Int) {
         keys.removeAll()
         values.removeAll()
+        kinds.removeAll(keepingCapacity: true)
         values.line = line
     }
 
@@ -68,7 +72,7 @@ package struct JSONObjectRow {
         switch layout {
         case .success(let layout):
             return StoreRowValidator.validate(
-                values, layout: layout, knownIssues: knownIssues, checksCoordinates: checksCoordinates
+                values, layout: layout, knownIssues: knownIssues, checksCoordinates: checksCoordinates, kinds: kinds
             )
         case .failure(let problem):
             return .invalid(knownIssues + [ImportIssue(line: values.line, column: nil, reason: "\(problem)")])

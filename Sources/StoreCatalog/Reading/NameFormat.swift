@@ -85,8 +85,8 @@ public struct NameFormat: Sendable, Hashable, CustomStringConvertible {
     /// The value of `column` in a store as imported: an attribute of that
     /// header, else the field that the header is an alias of.
     private static func value(of column: String, in store: Store) -> String? {
-        if let value = store.attributes[column] { return value }
-        if let match = store.attributes.first(where: { $0.key.lowercased() == column.lowercased() }) { return match.value }
+        if let value = store.attributes[column] { return value.text }
+        if let match = store.attributes.first(where: { $0.key.lowercased() == column.lowercased() }) { return match.value.text }
         switch StoreField.matching(column)?.field {
         case .id: return store.id
         case .name: return store.name

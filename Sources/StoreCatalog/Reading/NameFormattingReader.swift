@@ -16,6 +16,9 @@ public struct NameFormattingReader: StoreRowReader {
         self.path = path
     }
 
+    /// The base reader's: renaming does not change what the cells are.
+    public var cellsAreText: Bool { base.cellsAreText }
+
     public mutating func next() throws(ImportFileError) -> ImportRow? {
         guard let row = try base.next() else {
             let missing = format.columns.filter { !found.contains($0.lowercased()) }

@@ -9,4 +9,13 @@
 public protocol StoreRowReader {
     /// The next row, or nil at the end of the file.
     mutating func next() throws(ImportFileError) -> ImportRow?
+
+    /// Whether the attribute values come as text whose type the import
+    /// decides per column (CSV, TSV), rather than typed (JSON, or stores
+    /// given as they are). False unless a reader says otherwise.
+    var cellsAreText: Bool { get }
+}
+
+extension StoreRowReader {
+    public var cellsAreText: Bool { false }
 }

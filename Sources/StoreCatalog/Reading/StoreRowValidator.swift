@@ -1,3 +1,6 @@
+import Foundation
+import OpeningHours
+
 /// Turns the raw fields of one row into a `Store`, or into every problem of
 /// the row: one issue per bad field, so a user fixes a row once.
 package enum StoreRowValidator {
@@ -8,11 +11,17 @@ package enum StoreRowValidator {
     ///     GeoJSON geometry that is not a Point…); they come first.
     ///   - checksCoordinates: false when the reader has reported the
     ///     coordinates itself in `knownIssues` (which must then be non-empty).
+    ///   - kinds: for a JSON row, what each value was (`JSONTokenizer`'s
+    ///     kinds, by column; columns past them are text): attributes keep
+    ///     those types, and strings are kept as they are, empty ones too.
+    ///     Nil for CSV and TSV, whose cells are text (trimmed, an empty one
+    ///     is no value) until the import types their columns.
     package static func validate(
         _ row: RawFields,
         layout: ColumnLayout,
         knownIssues: [ImportIssue] = [],
-        checksCoordinates: Bool = true
+        checksCoordinates: Bool = true,
+        kinds: [JSONTokenizer.ValueKind]? = nil
     ) -> ImportRow {
         precondition(checksCoordinates || !knownIssues.isEmpty, "unchecked coordinates need a reported issue")
         return row.bytes.withUnsafeBufferPointer { bytes in
@@ -99,12 +108,42 @@ package enum StoreRowValidator {
             let category = optionalText(.category)
             let phone = optionalText(.phone)
 
-            var attributes = [String: String](minimumCapacity: layout.attributeColumns.count)
+            var attributes = [String: AttributeValue](minimumCapacity: layout.attributeColumns.count)
             for column in layout.attributeColumns {
-                // Empty values are omitted: "no value", not "the empty value".
-                if let value = text(column), !value.isEmpty {
-                    attributes[layout.headers[column]] = value
+                let value: AttributeValue
+                if let kinds, column < kinds.count {
+                    let kind = kinds[column]
+                    if kind == .string || kind == .number {
+                        // A JSON string exactly as given (untrimmed, empty
+                        // kept); a number with its digits.
+                        guard let text = UTF8Text.string(UnsafeBufferPointer(rebasing: bytes[row.range(of: column)])) else {
+                            report(column, "invalid UTF-8: save the file as UTF-8")
+                            continue
+                        }
+                        value = kind == .string ? .string(text) : .number(AttributeValue.Number(checked: text))
+                    } else if kind == .boolean {
+                        value = .bool(row.range(of: column).count == 4)  // "true", else "false"
+                    } else if kind == .null {
+                        value = .null
+                    } else {
+                        // An object or array, captured as compact JSON text.
+                        guard let parsed = AttributesJSON.value(utf8: UnsafeBufferPointer(rebasing: bytes[row.range(of: column)])) else {
+                            report(column, "invalid UTF-8: save the file as UTF-8")
+                            continue
+                        }
+                        value = parsed
+                    }
+                } else {
+                    // Empty values are omitted: an empty CSV cell is "no value".
+                    guard let text = text(column), !text.isEmpty else { continue }
+                    value = .string(text)
                 }
+                let header = layout.headers[column]
+                if let problem = ScheduleColumns.problem(header: header, value: value) {
+                    report(column, problem)
+                    continue
+                }
+                attributes[header] = value
             }
 
             guard issues.isEmpty, let id, let name, let latitude, let longitude else {

@@ -57,7 +57,7 @@ extension Catalog {
         var hasMore = false
         for candidate in ranked {
             let store = try self.store(list: search.list, at: candidate.position)
-            guard search.attributes.allSatisfy({ store.attributes[$0.name] == $0.value }) else { continue }
+            guard search.attributes.allSatisfy({ $0.matches(store.attributes[$0.name]) }) else { continue }
             if hits.count == search.limit {
                 hasMore = true
                 break
@@ -66,6 +66,17 @@ extension Catalog {
         }
         let next = hasMore ? hits.last.map { SearchCursor(distance: $0.distanceMeters, position: $0.position) } : nil
         return SearchPage(hits: hits, next: next)
+    }
+
+    /// The time zone the list was imported with
+    /// (``ImportOptions/timeZone``), or nil; ``CatalogError/listNotFound(_:)``
+    /// for no such list.
+    public func timeZone(list: String) throws -> String? {
+        try read { db in
+            guard let zone = try firstRow(db, "SELECT time_zone FROM lists WHERE name = ?", { $0.bind(list, at: 1) }, { $0.text(0) })
+            else { throw CatalogError.listNotFound(list) }
+            return zone
+        }
     }
 
     /// The list's search snapshot, built on first use and kept while the
@@ -79,6 +90,7 @@ extension Catalog {
         }
         if let kept = searchSnapshots.snapshot(list: list, version: version) { return kept }
         var builder = SearchSnapshot.Builder()
+        builder.defaultZone = try timeZone(list: list).flatMap(ScheduleColumns.zone(named:))
         try forEachStore(list: list) { _, store in builder.append(store) }
         let snapshot = builder.build()
         searchSnapshots.keep(snapshot, list: list, version: version)

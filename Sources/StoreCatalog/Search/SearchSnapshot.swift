@@ -22,14 +22,11 @@ struct SearchSnapshot: Sendable {
         var zone: TimeZone
     }
 
-    /// The attribute columns that hold opening hours, as an import names
-    /// them (English, the OpenStreetMap key, Korean).
-    static let hoursAttributes = ["opening_hours", "hours", "영업시간"]
-    static let zoneAttribute = "timezone"
-
     /// Builds a snapshot one store at a time, in list order, so that the
     /// list is never held whole.
     struct Builder {
+        /// The list's own zone, for stores without a `timezone`.
+        var defaultZone: TimeZone?
         private var text = TextIndex.Builder()
         private var latitudes: [Double] = [], longitudes: [Double] = [], categories: [String?] = []
         private var hours: [Int: StoreHours] = [:]
@@ -40,14 +37,19 @@ struct SearchSnapshot: Sendable {
             latitudes.append(store.latitude)
             longitudes.append(store.longitude)
             categories.append(store.category.map(SearchFolding.fold))
-            // Hours the catalog cannot read, or in a zone it does not know,
+            // Read here, lazily, not stored apart: an import checks both
+            // columns, but a catalog written before it did may hold hours
+            // the catalog cannot read, or a zone it does not know; those
             // never match an opening time (as a store without hours).
-            if let expression = SearchSnapshot.hoursAttributes.lazy.compactMap({ store.attributes[$0] }).first,
-                let parsed = try? OpeningHours(expression),
-                let zone = store.attributes[SearchSnapshot.zoneAttribute].flatMap(TimeZone.init(identifier:))
-            {
-                hours[position] = StoreHours(hours: parsed, zone: zone)
+            var expression: String?
+            var zoneName: String?
+            for (key, value) in store.attributes {
+                if expression == nil, ScheduleColumns.isHours(key) { expression = value.stringValue }
+                if ScheduleColumns.isZone(key) { zoneName = value.stringValue }
             }
+            guard let expression, let parsed = try? OpeningHours(expression) else { return }
+            let zone = zoneName.map(ScheduleColumns.zone(named:)) ?? defaultZone
+            if let zone { hours[position] = StoreHours(hours: parsed, zone: zone) }
         }
 
         func build() -> SearchSnapshot {

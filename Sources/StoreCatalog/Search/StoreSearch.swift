@@ -22,7 +22,8 @@ public struct StoreSearch: Sendable, Hashable {
     public var text: String?
     /// The category, compared whole, case and accents ignored.
     public var category: String?
-    /// Attribute values that must match exactly, as `(name, value)`.
+    /// Attribute values that must match, as `(name, value)`: see
+    /// ``AttributeFilter`` for how a typed value compares with the text.
     public var attributes: [AttributeFilter]
     public var area: Area?
     /// Only stores open at this instant on their own wall clock.
@@ -32,7 +33,18 @@ public struct StoreSearch: Sendable, Hashable {
     /// Where the page starts: the `next` of the page before.
     public var cursor: SearchCursor?
 
-    /// An attribute that must have a given value.
+    /// An attribute that must have a given value, written as text
+    /// (`KEY=VALUE`) and compared by the attribute's type:
+    /// - a string: the same text, exactly;
+    /// - a number: the same number, however written (`4.5` finds `4.50`
+    ///   and `45e-1`), compared digit by digit, so long codes stay exact;
+    /// - a boolean: `true` or `false`, in any case;
+    /// - null: an empty value or `null`;
+    /// - an array: any element that matches as above (`tags=wifi` finds
+    ///   `["wifi","parking"]`), or the array's compact JSON;
+    /// - an object: its compact JSON, keys sorted.
+    ///
+    /// A store without the attribute never matches.
     public struct AttributeFilter: Sendable, Hashable {
         public var name: String
         public var value: String

@@ -25,8 +25,8 @@ struct ListImporter<Reader: StoreRowReader> {
         // replaced one's key, so nothing keyed by list key (a stored
         // cluster index, a reader's cache) can mistake one for the other.
         try db.execute(
-            sql: "INSERT INTO lists (key, name) SELECT max(coalesce(max(key), 0), ?) + 1, ? FROM lists",
-            arguments: [former ?? 0, list])
+            sql: "INSERT INTO lists (key, name, time_zone) SELECT max(coalesce(max(key), 0), ?) + 1, ?, ? FROM lists",
+            arguments: [former ?? 0, list, options.timeZone])
         let listKey = db.lastInsertedRowID
 
         var stores = try StoreWriter(list: listKey, db)
@@ -66,8 +66,10 @@ struct ListImporter<Reader: StoreRowReader> {
             }
         }
 
+        let typed = AttributeTyping(reader, forced: options.columnTypes)
+        let columns = typed.log
         do {
-            try RowPipeline.read(reader, shape: pipeline) { batch in
+            try RowPipeline.read(typed, shape: pipeline) { batch in
                 try write(batch)
             }
         } catch is TooManyIssues {
@@ -80,9 +82,19 @@ struct ListImporter<Reader: StoreRowReader> {
             throw CatalogError.rowsRejected(
                 ImportReport(list: list, imported: 0, rejected: rejected, log: issues, stoppedEarly: false))
         }
+        // Past here the reading thread has ended: the column log is whole.
+        if let unseen = columns.forced.subtracting(columns.seenForced).sorted().first {
+            throw CatalogError.invalidArgument("no attribute column '\(unseen)' in the file to give a type")
+        }
+        try columns.fixColumns(list: listKey, db)
         try items.finish()
         try entries.finish()
-        return ImportReport(list: list, imported: entries.count, rejected: rejected, log: issues, stoppedEarly: false)
+        var report = ImportReport(list: list, imported: entries.count, rejected: rejected, log: issues, stoppedEarly: false)
+        report.columnTypes = columns.types
+        for (name, type) in options.columnTypes where columns.seenForced.contains(HeaderName.folded(name)) {
+            report.columnTypes[name] = type
+        }
+        return report
     }
 
     /// Thrown out of the row loop once more rows than the limit are rejected.

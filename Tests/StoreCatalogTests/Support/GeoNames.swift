@@ -32,10 +32,16 @@ enum GeoNames {
         let header = lines.removeFirst()
         let column = { (name: String) in header.firstIndex(of: name)! }
         let (id, title, latitude, longitude) = (column("id"), column("name"), column("latitude"), column("longitude"))
+        // As the import types a column: numbers when every value of the
+        // column is a whole number (the extracts' only typed column is
+        // `population`), text otherwise; an empty cell is no value.
+        let wholeNumbers = header.indices.map { index in
+            lines.allSatisfy { $0[index].isEmpty || (AttributeValue.Number($0[index])?.isInteger ?? false) }
+        }
         return lines.map { fields in
-            var attributes: [String: String] = [:]
-            for (index, field) in fields.enumerated() where ![id, title, latitude, longitude].contains(index) {
-                attributes[header[index]] = field
+            var attributes: [String: AttributeValue] = [:]
+            for (index, field) in fields.enumerated() where ![id, title, latitude, longitude].contains(index) && !field.isEmpty {
+                attributes[header[index]] = wholeNumbers[index] ? .number(AttributeValue.Number(field)!) : .string(field)
             }
             return Store(
                 id: fields[id], name: fields[title],

@@ -1,0 +1,13 @@
+-- 0009: attributes keep their types; a list may have a time zone.
+--
+-- `stores.attributes` held a JSON object of strings. From this version it
+-- holds a JSON object of any JSON values: strings, numbers (as their
+-- literal digits), booleans, null, arrays and objects. The column's type
+-- does not change, and an object of strings is such an object, so every
+-- existing store reads back exactly as before: its values stay strings
+-- (nothing here guesses that an old "12" was a number).
+--
+-- `lists.time_zone` is the IANA zone an opening-time search reads a
+-- store's hours in when the store has no `timezone` of its own. Existing
+-- lists have none, so they behave as before.
+ALTER TABLE lists ADD COLUMN time_zone TEXT;
