@@ -31,14 +31,28 @@ final class MalformedRequestHandler: ChannelDuplexHandler, RemovableChannelHandl
     private var responding = false
     /// Whether the 101 went out: the handler leaves at the next flush.
     private var switching = false
+    /// A request's head has gone up the pipeline and its end has not: a
+    /// parser error now (a chunked body cut off by the idle timeout) must
+    /// fail that request's body where the server reads it, not be answered
+    /// as a new request (which would let the body end as if whole).
+    private var readingBody = false
 
     init(maxHeaderBytes: Int, maxHeaderFields: Int) {
         self.maxHeaderBytes = maxHeaderBytes
         self.maxHeaderFields = maxHeaderFields
     }
 
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head: readingBody = true
+        case .body: break
+        case .end: readingBody = false
+        }
+        context.fireChannelRead(data)
+    }
+
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        guard let error = error as? HTTPParserError else {
+        guard let error = error as? HTTPParserError, !readingBody else {
             context.fireErrorCaught(error)
             return
         }
