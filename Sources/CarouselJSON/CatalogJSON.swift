@@ -9,10 +9,12 @@ package enum CatalogJSON {
     }
 
     /// `{"list","imported","rejected","errors":[{"line","column","reason"}],
-    /// "errorCount","errorCounts":{kind: n},"stoppedEarly"}`; `column` is
-    /// null for a whole-row issue. `errors` lists the first issues only
-    /// (the report's bound), the counts cover them all: the document's size
-    /// does not grow with the input.
+    /// "errorCount","errorCounts":{kind: n},"stoppedEarly","columnTypes":{header: type}}`;
+    /// `column` is null for a whole-row issue. `errors` lists the first
+    /// issues only (the report's bound), the counts cover them all: the
+    /// document's size does not grow with the input. `columnTypes` is the
+    /// type each CSV or TSV attribute column got (`integer`, `number`,
+    /// `boolean`, `text`), empty for JSON, whose values keep their own.
     package static func importReport(_ report: ImportReport) -> String {
         let errors = report.issues.map { issue in
             "{\"line\":\(issue.line),\"column\":\(issue.column.map(StoreJSON.quoted) ?? "null"),"
@@ -23,7 +25,9 @@ package enum CatalogJSON {
         var json = "{\"list\":\(StoreJSON.quoted(report.list)),\"imported\":\(report.imported),"
         json += "\"rejected\":\(report.rejected),\"errors\":[\(errors.joined(separator: ","))],"
         json += "\"errorCount\":\(report.issueCount),\"errorCounts\":{\(counts.joined(separator: ","))},"
-        json += "\"stoppedEarly\":\(report.stoppedEarly)}"
+        let types: [String] = report.columnTypes.sorted { $0.key < $1.key }
+            .map { "\(StoreJSON.quoted($0.key)):\(StoreJSON.quoted($0.value.rawValue))" }
+        json += "\"stoppedEarly\":\(report.stoppedEarly),\"columnTypes\":{\(types.joined(separator: ","))}}"
         return json
     }
 }

@@ -20,8 +20,10 @@ public struct CarouselServer: Sendable {
     /// Tokens, origins, caching, rate and session limits, logs, metrics.
     public let options: ServerOptions
     /// When set, `GET /constant` answers this many bytes of a fixed JSON
-    /// body: the framework's ceiling that benchmarks hold routes against.
-    public var constantRouteBytes: Int?
+    /// body: the framework's ceiling that the server benchmark holds routes
+    /// against (`serve`'s hidden `--constant-route-bytes`). Not part of the
+    /// public API: a served catalog has no such route.
+    package var constantRouteBytes: Int?
     /// The live sessions, counted.
     public let sessions = SessionCounter()
     /// The session cap, taken as upgrades are admitted.
@@ -47,7 +49,7 @@ public struct CarouselServer: Sendable {
     /// `GET /stores/near` answers from memory (0: always through SQLite).
     public init(
         catalog: Catalog, limits: ServerLimits = ServerLimits(), options: ServerOptions = ServerOptions(),
-        constantRouteBytes: Int? = nil, nearestInMemoryEntries: Int = standardNearestInMemoryEntries
+        nearestInMemoryEntries: Int = standardNearestInMemoryEntries
     ) {
         self.catalog = catalog
         self.options = options
@@ -59,7 +61,6 @@ public struct CarouselServer: Sendable {
         nearestAnswers = NearestAnswers(catalog: catalog, maxEntries: nearestInMemoryEntries)
         sessionSlots = SessionSlots(limit: options.maxSessions)
         self.limits = limits
-        self.constantRouteBytes = constantRouteBytes
     }
 
     /// Builds the in-memory snapshot that `GET /stores/near` answers from

@@ -51,7 +51,9 @@ final class NearestAnswers: Sendable {
     /// through SQLite only.
     init(catalog: Catalog, maxEntries: Int) {
         self.maxEntries = maxEntries
-        guard !catalog.isInMemory, maxEntries > 0, let watch = try? Catalog(path: catalog.path, access: .read) else {
+        guard !catalog.isInMemory, maxEntries > 0,
+            let watch = try? Catalog(path: catalog.path, access: .read, readSnapshotLifetime: CatalogReaders.readSnapshotLifetime)
+        else {
             path = nil
             watch = nil
             return

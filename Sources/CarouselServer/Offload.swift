@@ -5,14 +5,22 @@ import Dispatch
 /// A catalog call blocks its thread (SQLite, one connection): a lookup for
 /// microseconds, an import for seconds, and while an import writes every
 /// read waits for it. On the pool's few threads (one per core) that would
-/// stall every connection, WebSocket sessions included; on this queue only
-/// the requests that need the catalog wait.
+/// stall every connection, WebSocket sessions included; here only the
+/// requests that need the catalog wait.
+///
+/// Each call gets a serial queue of its own, not a shared concurrent one.
+/// On Linux a concurrent queue runs its work on the same width-limited
+/// worker threads (one per core) that the cooperative pool's jobs run on:
+/// two imports blocking two of them left a 2-core server's other requests
+/// waiting for the pool to notice and add a thread — `GET /healthz` stalled
+/// up to 916 ms, and `GET /lists/{name}/stores` had a p99 of 278 ms while
+/// 8 clients imported 22 MiB each. A serial queue targets the overcommit
+/// pool, which adds a thread for work that blocks: p99 9.95 ms, slowest
+/// 46 ms on the same load (`scripts/benchmark --only server --server-part imports`).
 enum Offload {
-    private static let queue = DispatchQueue(label: "carousel.catalog", qos: .userInitiated, attributes: .concurrent)
-
     static func run<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
-            queue.async {
+            DispatchQueue(label: "carousel.catalog", qos: .userInitiated).async {
                 continuation.resume(with: Result { try body() })
             }
         }

@@ -8,13 +8,23 @@ struct QueryParameters {
     let limits: ServerLimits
 
     init(_ request: Request, limits: ServerLimits) {
-        items = request.uri.queryParameters
+        self.init(items: request.uri.queryParameters, limits: limits)
+    }
+
+    /// Items that did not come in a URL: a session's `query` message.
+    init(items: Parameters, limits: ServerLimits) {
+        self.items = items
         self.limits = limits
     }
 
     /// The raw text of `name`, if given (the first when repeated).
     func text(_ name: String) -> String? {
         items[name[...]].map(String.init)
+    }
+
+    /// Every text given for `name`, in order (`where`, repeated).
+    func texts(_ name: String) -> [String] {
+        items.getAll(name)
     }
 
     /// A finite number, or nil when absent.

@@ -33,6 +33,12 @@ struct SearchRoute {
     static func search(from request: Request, limits: ServerLimits) throws(APIError) -> StoreSearch {
         let query = QueryParameters(request, limits: limits)
         guard let list = try query.name("list") else { throw .badParameter("list is required") }
+        return try search(list: list, query: query)
+    }
+
+    /// The search of `list` that `query`'s items describe (every item but
+    /// `list`): the same reading for a request and a session's `query`.
+    static func search(list: String, query: QueryParameters) throws(APIError) -> StoreSearch {
         let text = query.text("q")
         if let text {
             guard !text.isEmpty else { throw .badParameter("q is empty") }
@@ -41,7 +47,7 @@ struct SearchRoute {
             }
         }
         var attributes: [StoreSearch.AttributeFilter] = []
-        for text in request.uri.queryParameters.getAll("where") {
+        for text in query.texts("where") {
             guard let filter = StoreSearch.AttributeFilter(parsing: text) else {
                 throw .badParameter("where takes KEY=VALUE (got '\(text.prefix(40))')")
             }

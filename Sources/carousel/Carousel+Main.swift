@@ -11,11 +11,6 @@ extension Carousel {
     static func main() {
         StandardOutput.shared.ignoreBrokenPipe()
         let arguments = Array(CommandLine.arguments.dropFirst())
-        // `focus --list L --offset X`, sent at every swipe, skips
-        // ArgumentParser's reflection; any other line is parsed below.
-        if let focus = Focus.AtOffset(commandLine: arguments) {
-            finish { try focus.run() }
-        }
         var command: any ParsableCommand
         do {
             command = try parseSubcommandAlone(arguments) ?? parseAsRoot(arguments)
@@ -49,25 +44,49 @@ extension Carousel {
         Foundation.exit(ExitStatus.success.rawValue)
     }
 
-    /// The command when the arguments start with a subcommand's name and
-    /// parse as that subcommand alone; nil to parse them from the root.
+    /// The command when the arguments name a subcommand first (after any
+    /// `--db PATH`) and parse as that subcommand alone; nil to parse them
+    /// from the root.
     ///
     /// Why: parsing from the root builds the argument set of every command
     /// in the tree (ArgumentParser reflects over each with `Mirror`, and
     /// each first cast of a type to one of its protocols scans every
     /// conformance record of the binary), and that was 40 % of a cold
     /// `carousel focus` (BENCHMARKS.md, start-up). The subcommand alone
-    /// gives the same command from the same parser. Anything else —
-    /// options before the subcommand, help, a parse error — goes through
-    /// the root as before, so usage, help and error messages are unchanged.
+    /// gives the same command from the same parser. `--db PATH` before the
+    /// subcommand means what it means after it (the root and the subcommand
+    /// decode the same `DatabaseOptions`), so it is moved there: every order
+    /// a user types starts as fast. Anything else — other options before the
+    /// subcommand, help, a parse error, a subcommand without `--db` — goes
+    /// through the root as before, so usage, help and error messages are
+    /// unchanged.
     static func parseSubcommandAlone(_ arguments: [String]) -> (any ParsableCommand)? {
-        guard let name = arguments.first,
+        guard let (name, rest) = subcommandFirst(arguments),
             let subcommand = configuration.subcommands.first(where: { $0._commandName == name }),
-            !arguments.contains(where: {
+            !rest.contains(where: {
                 $0 == "-h" || $0 == "--help" || $0 == "help" || $0.hasPrefix("--experimental") || $0.hasPrefix("--generate-completion")
             })
         else { return nil }
-        return try? subcommand.parseAsRoot(Array(arguments.dropFirst()))
+        return try? subcommand.parseAsRoot(rest)
+    }
+
+    /// The subcommand's name and its arguments, with a leading `--db PATH`
+    /// or `--db=PATH` moved after the name; nil when the line starts any
+    /// other way, or names `--db` twice.
+    static func subcommandFirst(_ arguments: [String]) -> (name: String, rest: [String])? {
+        guard let first = arguments.first else { return nil }
+        let database: ArraySlice<String>
+        if first == "--db", arguments.count >= 3 {
+            database = arguments[0..<2]
+        } else if first.hasPrefix("--db=") {
+            database = arguments[0..<1]
+        } else {
+            return first.hasPrefix("-") ? nil : (first, Array(arguments.dropFirst()))
+        }
+        let name = arguments[database.count]
+        let rest = arguments[(database.count + 1)...]
+        guard !name.hasPrefix("-"), !rest.contains(where: { $0 == "--db" || $0.hasPrefix("--db=") }) else { return nil }
+        return (name, Array(database) + rest)
     }
 
     /// Prints `report` as `Error: message` on stderr and exits with its

@@ -141,24 +141,3 @@ extension Carousel {
         }
     }
 }
-
-extension Carousel.Focus.AtOffset {
-    /// The command line `focus --list L --offset X [--db PATH] [--json]`, in
-    /// any order, read without ArgumentParser (``PlainCommandLine``: in a
-    /// cold start, ArgumentParser's reflection cost as much as everything
-    /// else together); nil for any other command line — other flags, the
-    /// script form, and every line that is an error — which `Focus` then
-    /// parses and reports. The layout is the default one, as it is without
-    /// layout flags.
-    init?(commandLine arguments: [String]) {
-        guard arguments.first == "focus",
-            let line = PlainCommandLine(
-                arguments.dropFirst(), options: ["db", "list", "offset"], unconditional: ["offset"], flags: ["json"]),
-            let list = line.value("list"),
-            // ArgumentParser's own reading of a Double; a non-finite offset
-            // is left to `validate()` to report.
-            let offset = line.value("offset").flatMap(Double.init(argument:)), offset.isFinite
-        else { return nil }
-        self.init(databasePath: line.value("db"), list: list, offset: offset, layout: LayoutSpec(), json: line.contains(flag: "json"))
-    }
-}

@@ -94,7 +94,7 @@ extension Carousel {
         @Flag(
             help: """
                 Print JSON: {"list", "imported", "rejected", "errors": [{"line", "column", "reason"}], \
-                "errorCount", "errorCounts", "stoppedEarly"}.
+                "errorCount", "errorCounts", "stoppedEarly", "columnTypes": {header: type}}.
                 """)
         var json = false
 

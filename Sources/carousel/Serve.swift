@@ -65,8 +65,9 @@ extension Carousel {
             let host = host ?? environment["CAROUSEL_HOST"].flatMap { $0.isEmpty ? nil : $0 } ?? "127.0.0.1"
             let port = try ServeOptions.number(port, "--port", "CAROUSEL_PORT", environment, in: 0...65535) ?? 8080
             let catalog = try database.openCatalogForReading()
-            let server = CarouselServer(
-                catalog: catalog, options: options, constantRouteBytes: constantRouteBytes, nearestInMemoryEntries: nearestInMemory)
+            var configured = CarouselServer(catalog: catalog, options: options, nearestInMemoryEntries: nearestInMemory)
+            configured.constantRouteBytes = constantRouteBytes
+            let server = configured
             // Its first requests answered from memory, not while it is built.
             try server.prepareNearestAnswersInBackground()
             let logger =

@@ -115,6 +115,29 @@ def main(url, screenshot):
         time.sleep(0.6)  # past the debounce: the scroll's own frames must not move the map again
         assert driver.execute_script("return carouselPage.state.camera.index") == 5
         print("page: a marker click scrolled the cards to store 5")
+
+        # Search: the cards and the markers become the results; the session
+        # keeps store 5 in focus if it is one, else focuses the first.
+        listed = driver.execute_script("return carouselPage.state.count")
+        box = driver.find_element(By.ID, "query")
+        box.send_keys("roastery")
+        box.submit()
+        wait(driver, "document.body.dataset.results > 0", "the search's results")
+        found = int(driver.execute_script("return document.body.dataset.results"))
+        assert driver.execute_script("return carouselPage.state.count") == found
+        names = driver.execute_script("return carouselPage.state.stores.map(s => s.category + ' ' + s.name)")
+        assert all("roastery" in name.lower() for name in names), names
+        wait(driver, f"document.body.dataset.selected < {found}", "a result to be selected")
+        print(f"page: 'roastery' gave {found} results of {listed}")
+
+        # Search this area: what the phone's map shows around the focused result.
+        driver.find_element(By.ID, "area").click()
+        wait(driver, "carouselPage.state.messages > 0 && document.getElementById('status').textContent.includes('results')",
+             "the area's results")
+        # The whole list again.
+        driver.find_element(By.ID, "clear").click()
+        wait(driver, f"carouselPage.state.count === {listed} && document.body.dataset.results === ''", "the whole list")
+        print("page: search this area, then the whole list again")
         driver.execute_script("window.scrollTo(0, 0)")
         driver.save_screenshot(screenshot)
         print(f"page: screenshot {screenshot}")

@@ -58,6 +58,7 @@ struct CatalogCommandTests {
                 == [
                     "list": "seoul", "imported": 4, "rejected": 0, "errors": [Any](), "errorCount": 0,
                     "errorCounts": [String: Int](), "stoppedEarly": false,
+                    "columnTypes": ["seats": "integer"],
                 ] as NSDictionary)
 
         let lists = try workspace.run(["lists", "--json"])

@@ -16,7 +16,8 @@ import Testing
             let response = try await client.checked(
                 .post, "/lists/two/import?format=csv", template: "/lists/{name}/import", headers: fixture.writeHeaders(), body: Self.csv)
             #expect(response.status == 200)
-            #expect(response.text == #"{"list":"two","imported":2,"rejected":0,"errors":[],"errorCount":0,"errorCounts":{},"stoppedEarly":false}"#)
+            #expect(
+                response.text == #"{"list":"two","imported":2,"rejected":0,"errors":[],"errorCount":0,"errorCounts":{},"stoppedEarly":false,"columnTypes":{}}"#)
             #expect(try fixture.catalog.stores(list: "two").map(\.id) == ["n1", "n2"])
         }
     }

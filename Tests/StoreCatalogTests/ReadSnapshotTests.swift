@@ -5,9 +5,10 @@ import Testing
 
 @testable import StoreCatalog
 
-/// Reads share a read transaction for up to a millisecond (ReadSnapshot):
-/// never at the cost of missing this process's writes, never for long
-/// enough to hold back another process.
+/// A catalog opened with a `readSnapshotLifetime` shares a read transaction
+/// between its reads for that long (ReadSnapshot): never at the cost of
+/// missing this process's writes, never for long enough to hold back
+/// another process. Without one, each read sees every commit before it.
 @Suite("Read snapshot")
 struct ReadSnapshotTests {
     static let first = [
@@ -22,10 +23,10 @@ struct ReadSnapshotTests {
         let path: String
         let catalog: Catalog
 
-        init(snapshotLifetime: Duration = ReadSnapshot.standardLifetime) throws {
+        init(snapshotLifetime: Duration = .milliseconds(1)) throws {
             directory = try TemporaryDirectory()
             path = directory.path("catalog.sqlite").path
-            catalog = try Catalog(path: path, snapshotLifetime: snapshotLifetime)
+            catalog = try Catalog(path: path, readSnapshotLifetime: snapshotLifetime)
             try catalog.importList(named: "l", from: ArrayRowReader(stores: ReadSnapshotTests.first))
         }
 
@@ -80,6 +81,19 @@ struct ReadSnapshotTests {
         #expect(try Self.eventually { try file.catalog.store(list: "l", at: 0).name == "Renamed" })
     }
 
+    @Test("by default a read sees another process's commit at once, and holds no transaction after it")
+    func defaultReadsAreTransactionsOfTheirOwn() throws {
+        let file = try FileCatalog(snapshotLifetime: .zero)
+        #expect(file.catalog.readSnapshotLifetime == .zero)
+        #expect(try file.catalog.store(list: "l", at: 0).name == "Alpha")
+        #expect(try !file.catalog.database.writeWithoutTransaction(\.isInsideTransaction))
+
+        _ = try file.writeElsewhere("UPDATE stores SET name = 'Renamed' WHERE id = 'a'")
+
+        #expect(try file.catalog.store(list: "l", at: 0).name == "Renamed")
+        #expect(try Catalog(path: file.path).readSnapshotLifetime == .zero)
+    }
+
     @Test("an idle snapshot ends by itself, so another connection can checkpoint the whole WAL")
     func idleSnapshotEndsItself() throws {
         let file = try FileCatalog()
@@ -100,7 +114,7 @@ struct ReadSnapshotTests {
         let path = directory.path("catalog.sqlite").path
         do {
             // An hour-long snapshot: only letting go of the catalog ends it.
-            let catalog = try Catalog(path: path, snapshotLifetime: .seconds(3600))
+            let catalog = try Catalog(path: path, readSnapshotLifetime: .seconds(3600))
             try catalog.importList(named: "l", from: ArrayRowReader(stores: Self.first))
             _ = try catalog.store(list: "l", at: 0)
             #expect(FileManager.default.fileExists(atPath: path + "-wal"))

@@ -73,7 +73,11 @@ struct CachingMiddleware<Context: RequestContext>: RouterMiddleware {
         case "/stores/{list}/{id}":
             return .some(try? request.pathParameter("list", context: context))
         case "/stores/near", "/stores/bbox", "/stores/search":
-            guard let list = request.uri.queryParameters["list"] else { return nil }
+            // Parsed only when it may be there: most of these requests
+            // search the whole catalog, and parsing the query is a copy of it.
+            guard request.uri.query?.utf8.contains(UInt8(ascii: "l")) == true,
+                let list = request.uri.queryParameters["list"]
+            else { return nil }
             return .some(String(list))
         default:
             return nil

@@ -29,7 +29,11 @@ final class CatalogVersion: Sendable {
     static let maxKnownLists = 4096
 
     init(catalog: Catalog) {
-        watch = catalog.isInMemory ? nil : try? Catalog(path: catalog.path, access: .read)
+        // A reader of the server's: its version may lag another process's
+        // commit by the readers' millisecond, never this server's.
+        watch =
+            catalog.isInMemory
+            ? nil : try? Catalog(path: catalog.path, access: .read, readSnapshotLifetime: CatalogReaders.readSnapshotLifetime)
         run = String(UInt64.random(in: 0 ... .max), radix: 36)
     }
 

@@ -3,6 +3,9 @@
 // carousel only reports its offsets (as scrollViewDidScroll would); which
 // store the map shows, and when, is decided by the server's view model
 // (debounced 250 ms after the last frame, distinct) over the session.
+// A search (the box, or "search this area" for what the phone's map
+// shows) asks the session for a query: the cards and the markers become
+// its results until "whole list".
 "use strict";
 
 const W = 390, ITEM = 300, SPACING = 12, PAGE = ITEM + SPACING;   // groupPagingCentered: one card, neighbours peek
@@ -11,7 +14,10 @@ const MAP_W = 390, MAP_H = 844, INSETS = { top: 0, left: 0, bottom: 170, right: 
 const ZOOM = 13, TILE = 256, MAX_MARKERS = 5000;
 const DECELERATION = 0.99;                                           // UIKit's .fast, per ms
 
-const state = { list: null, count: 0, stores: [], markers: null, offset: 0, selected: null, camera: null, messages: 0, socket: null, animation: null };
+const state = {
+  list: null, count: 0, stores: [], listStores: [], results: false, markers: null, offset: 0, selected: null, camera: null,
+  messages: 0, socket: null, animation: null,
+};
 window.carouselState = state;
 
 const canvas = document.getElementById("map"), ctx = canvas.getContext("2d");
@@ -55,6 +61,8 @@ const overviewZoom = () => Math.max(0, Math.min(24, Math.log2(view.scale)));
 let markersRequest = 0;
 async function fetchMarkers() {
   const request = ++markersRequest;
+  // Results are few and drawn as they are; the clusters are the list's.
+  if (state.results) { state.markers = null; drawMap(); return; }
   const nw = unproject(view.minX, view.minY), se = unproject(view.minX + canvas.width / view.scale, view.minY + canvas.height / view.scale);
   const box = {
     south: Math.max(-90, se.lat), north: Math.min(90, nw.lat),
@@ -206,10 +214,56 @@ canvas.addEventListener("click", (e) => {
   if (best != null) send({ tapMarker: best });
 });
 
+// The phone's map as the camera shows it: MAP_W × MAP_H points at its
+// zoom around its centre, unprojected; the overview's box before any camera.
+function visibleBox() {
+  let x0 = view.minX, y0 = view.minY, x1 = view.minX + canvas.width / view.scale, y1 = view.minY + canvas.height / view.scale;
+  if (state.camera) {
+    const c = project(state.camera.latitude, state.camera.longitude), k = Math.pow(2, state.camera.zoom);
+    x0 = c.x - MAP_W / 2 / k; x1 = c.x + MAP_W / 2 / k; y0 = c.y - MAP_H / 2 / k; y1 = c.y + MAP_H / 2 / k;
+  }
+  const nw = unproject(x0, y0), se = unproject(x1, y1);
+  return { south: Math.max(-90, se.lat), north: Math.min(90, nw.lat), west: Math.max(-180, nw.lng), east: Math.min(180, se.lng) };
+}
+
+function search(area) {
+  const text = document.getElementById("query").value.trim();
+  const query = { limit: 200, ...(area ? visibleBox() : {}) };
+  if (text) query.q = text;
+  if (!text && !area) return showList();
+  send({ query });
+}
+
+function showList() {
+  send({ query: null });
+  showStores(state.listStores, false);
+  statusView.textContent = `session open · ${state.list} · ${state.listStores.length} stores`;
+}
+
+// The cards and markers become `stores` (the results, or the list again).
+function showStores(stores, results) {
+  state.stores = stores; state.count = stores.length; state.results = results;
+  for (const el of cards.values()) el.remove();
+  cards.clear();
+  document.getElementById("clear").disabled = !results;
+  document.body.dataset.results = results ? stores.length : "";
+  drawCards(); fetchMarkers().catch((error) => log("clusters: " + error.message));
+}
+
+document.getElementById("search").addEventListener("submit", (e) => { e.preventDefault(); search(false); });
+document.getElementById("area").addEventListener("click", () => search(true));
+document.getElementById("clear").addEventListener("click", showList);
+
 function onMessage(event) {
   const m = JSON.parse(event.data);
   log(event.data);
-  if (m.type === "camera") { state.camera = m; document.body.dataset.cameraIndex = m.index; }
+  if (m.type === "results") {
+    for (const s of m.stores) s.p = project(s.latitude, s.longitude);
+    showStores(m.stores, true);
+    statusView.textContent = `${m.count} results${m.next ? " (more: narrow the search)" : ""} · ${state.list}`;
+  }
+  else if (m.type === "error") { statusView.textContent = m.error.message; }
+  else if (m.type === "camera") { state.camera = m; document.body.dataset.cameraIndex = m.index; }
   else if (m.type === "marker") {
     state.selected = m.index; document.body.dataset.selected = m.index;
     fetchMarkers().catch((error) => log("clusters: " + error.message));
@@ -242,6 +296,7 @@ async function start() {
     for (const s of page.stores) { s.p = project(s.latitude, s.longitude); state.stores.push(s); }
     cursor = page.next;
   } while (cursor && state.stores.length < MAX_MARKERS);
+  state.listStores = state.stores;
   fitView(); drawCards(); drawMap();
   await fetchMarkers();
 

@@ -24,14 +24,29 @@ import StoreCatalog
 /// and sends the `scroll` that puts the carousel back on it; a list that
 /// goes (deleted, renamed) ends the session. It looks before each message
 /// but an offset (those come every frame) and at each ``followList()``.
+///
+/// A `query` message makes the carousel show that search's results rather
+/// than the list: a `results` line with them, then — as when the list
+/// changes — the focus kept on the selected store if it is a result (the
+/// camera does not move), else on the first result with one camera. The
+/// query runs again when the list changes; `{"query": null}` shows the
+/// list again.
 final class LiveSession: Sendable {
     private let scheduler: RealTimeScheduler
+    private let limits: ServerLimits
     private let send: @Sendable (String) -> Void
     /// The subscriptions to the current view model's outputs.
     private let current = StateLock<(any Disposable)?>(nil)
 
     private struct State {
+        /// The session's list.
         var stores: CatalogStoreDirectory
+        /// The search the carousel shows the results of, if any, and
+        /// those results.
+        var query: SessionQuery?
+        var results: InMemoryStoreDirectory?
+        /// What the carousel shows: the results, or the list.
+        var shown: any StoreDirectory { results ?? stores }
         /// nil: the session does not follow its list.
         var follower: ListFollower?
         /// The store whose marker is selected: the focus a reload keeps.
@@ -51,9 +66,13 @@ final class LiveSession: Sendable {
 
     /// A session on the list `stores` reads, followed by `follower` if
     /// given; its lines go to `send`, in order.
-    init(stores: CatalogStoreDirectory, follower: ListFollower? = nil, label: String, send: @escaping @Sendable (String) -> Void) {
+    init(
+        stores: CatalogStoreDirectory, follower: ListFollower? = nil, limits: ServerLimits = ServerLimits(), label: String,
+        send: @escaping @Sendable (String) -> Void
+    ) {
         state = StateLock(State(stores: stores, follower: follower))
         scheduler = RealTimeScheduler(label: label)
+        self.limits = limits
         self.send = send
     }
 
@@ -134,13 +153,44 @@ final class LiveSession: Sendable {
             } catch {
                 sendError("bad_message", "tapMarker: \(error)")
             }
+        case .query(let query):
+            let stores = state.withLock { $0.stores }
+            let results = try query.map { try search($0, of: stores) }
+            state.withLock { $0.query = query }
+            show(results, list: stores)
+        }
+    }
+
+    /// The first page of `query`'s results in `stores`' list.
+    private func search(_ query: SessionQuery, of stores: CatalogStoreDirectory) throws(SessionInputError) -> SearchPage {
+        let search = try query.search(list: stores.list, limits: limits)
+        do {
+            return try stores.catalog.search(search)
+        } catch {
+            throw SessionInputError("query: \(error)")
+        }
+    }
+
+    /// Shows `results` (nil: the whole list) in the carousel: a `results`
+    /// line, then the focus kept on the selected store when it is shown,
+    /// else on the first card.
+    private func show(_ results: SearchPage?, list: CatalogStoreDirectory) {
+        let directory = results.map { page in
+            InMemoryStoreDirectory(page.hits.map { StorePin(id: $0.store.id, latitude: $0.store.latitude, longitude: $0.store.longitude) })
+        }
+        state.withLock { $0.results = directory }
+        if let results { send(Self.resultsLine(time: scheduler.now, results)) }
+        if let directory {
+            present(directory, keepingFocusElseNearest: false)
+        } else {
+            present(list, keepingFocusElseNearest: false)
         }
     }
 
     /// A new layout: a new view model resting on `initialIndex`, whose
     /// load emits the first camera and marker at once.
     private func load(_ script: ScrollScript) throws {
-        let stores = state.withLock { $0.stores }
+        let stores = state.withLock { $0.shown }
         let layout: CarouselLayout
         do {
             layout = try script.layout.layout(dataCount: stores.count)
@@ -148,7 +198,7 @@ final class LiveSession: Sendable {
             throw SessionInputError("layout: \(error)")
         }
         guard stores.count == 0 ? script.initialIndex == 0 : (0..<stores.count).contains(script.initialIndex) else {
-            throw SessionInputError("initialIndex \(script.initialIndex) is not a store of the list (0..<\(stores.count))")
+            throw SessionInputError("initialIndex \(script.initialIndex) is not a card of the carousel (0..<\(stores.count))")
         }
         guard script.resolvedDebounceMs.isFinite, script.resolvedDebounceMs >= 0, script.resolvedDebounceMs <= 60_000 else {
             throw SessionInputError("debounceMs must be in 0...60000")
@@ -200,25 +250,46 @@ final class LiveSession: Sendable {
         }
     }
 
-    /// The list changed to `stores`: tells the client its new count, then
-    /// reloads the view model keeping the selected store in focus (it
-    /// emits camera and marker as `reload(_:layout:keepingFocusOn:)`
-    /// says), and sends the carousel where to rest, without animation.
+    /// The list changed to `stores`: tells the client its new count, runs
+    /// the session's query again if it has one, then shows the list or the
+    /// results keeping the selected store in focus (or the nearest card,
+    /// when it is gone from the list).
     private func reload(_ stores: CatalogStoreDirectory) {
-        let (viewModel, script, focusedId) = state.withLock { state in
+        let query = state.withLock { state in
             state.stores = stores
-            return (state.viewModel, state.script, state.selectedStoreId)
+            return state.query
         }
         send(Self.listLine(time: scheduler.now, count: stores.count))
-        // Nothing loaded yet: the first message loads the new list.
+        guard let query else { return present(stores, keepingFocusElseNearest: true) }
+        do {
+            show(try search(query, of: stores), list: stores)
+        } catch {
+            // A query that ran before fails now only if the catalog does:
+            // the list is shown instead.
+            state.withLock { $0.query = nil }
+            sendError("bad_query", "\(error); showing the list")
+            show(nil, list: stores)
+        }
+    }
+
+    /// Puts `stores` in the carousel, keeping the selected store in focus
+    /// when it is among them (it emits camera and marker as
+    /// `reload(_:layout:keepingFocusOn:)` says: none when the store stays
+    /// in focus); when it is not, the focus goes to the nearest card
+    /// (`keepingFocusElseNearest`, a list that changed) or to the first.
+    /// Then sends the carousel where to rest, without animation.
+    private func present(_ stores: some StoreDirectory, keepingFocusElseNearest: Bool) {
+        let (viewModel, script, focusedId) = state.withLock { state in
+            (state.viewModel, state.script, state.selectedStoreId)
+        }
+        // Nothing loaded yet: the first message loads what is shown.
         guard let viewModel else { return }
         do {
             let layout = try (script ?? ScrollScript(layout: LayoutSpec(), events: [])).layout.layout(dataCount: stores.count)
             let command: ScrollCommand?
-            if let focusedId {
+            if let focusedId, try keepingFocusElseNearest || stores.index(ofStore: focusedId) != nil {
                 command = try viewModel.reload(stores, layout: layout, keepingFocusOn: focusedId)
             } else {
-                // The old list was empty: nothing was in focus.
                 try viewModel.load(stores, layout: layout, focusedIndex: 0)
                 let item = layout.firstDataItem
                 command = stores.count == 0 ? nil : ScrollCommand(index: item, dataIndex: 0, targetOffset: layout.rest(item), animated: false)
@@ -227,15 +298,23 @@ final class LiveSession: Sendable {
             state.withLock { $0.scroller = scroller }
             if let command { send(TimelineJSON.line(TimelineEntry(time: scheduler.now, .scroll(command)))) }
         } catch {
-            // The layout does not fit the new list: nothing is loaded until
-            // the client sends one that does.
+            // The layout does not fit: nothing is loaded until the client
+            // sends one that does.
             state.withLock { state in
                 state.viewModel = nil
                 state.scroller = nil
             }
             replaceSubscriptions(with: CompositeDisposable())
-            sendError("bad_layout", "the list changed to \(stores.count) stores and the layout does not fit it: \(error)")
+            sendError("bad_layout", "the carousel now holds \(stores.count) stores and the layout does not fit them: \(error)")
         }
+    }
+
+    /// `{"t":…,"type":"results","count":n,"stores":[…],"next":cursor}`: the
+    /// carousel shows these stores now (`next`: the search had more).
+    static func resultsLine(time: Double, _ page: SearchPage) -> String {
+        let stores = StoreJSON.array(page.hits.map { ($0.store, $0.distanceMeters) })
+        let next = page.next.map { StoreJSON.quoted($0.description) } ?? "null"
+        return #"{"t":\#(JSONNumber.exact(time)),"type":"results","count":\#(page.hits.count),"stores":\#(stores),"next":\#(next)}"#
     }
 
     /// `{"t":…,"type":"list","count":n}`: the list now holds `count` stores.

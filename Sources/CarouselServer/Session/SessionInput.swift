@@ -15,11 +15,15 @@ import MapSyncSimulation
 /// - `{"offset": x}` — a frame: the carousel's offset now, as
 ///   `scrollViewDidScroll` reports it.
 /// - `{"tapMarker": i}` — the user tapped store `i`'s marker.
+/// - `{"query": {…}}` — show the results of this search of the list
+///   (``SessionQuery``: the items of `GET /stores/search`); `{"query": null}`
+///   shows the whole list again.
 enum SessionInput: Equatable {
     case layout(ScrollScript)
     case map(MapFraming)
     case offset(Double)
     case tapMarker(Int)
+    case query(SessionQuery?)
 
     /// Parses `text`; the error says what a client should send instead.
     init(text: String) throws(SessionInputError) {
@@ -37,6 +41,8 @@ enum SessionInput: Equatable {
                 throw SessionInputError("tapMarker must be a whole store index")
             }
             self = .tapMarker(index)
+        } else if keys == ["query"] {
+            self = .query(try Self.query(data))
         } else if keys.contains("layout") && keys.isSubset(of: ["layout", "map", "initialIndex"]) || keys == ["map"] {
             // The scroll script's reader checks the layout and the map: same
             // keys, same messages.
@@ -59,7 +65,53 @@ enum SessionInput: Equatable {
             }
         } else {
             let names = keys.sorted().prefix(5).joined(separator: ", ")
-            throw SessionInputError("unknown message {\(names)}: send {\"offset\": x}, {\"tapMarker\": i}, {\"layout\": {…}} or {\"map\": {…}}")
+            throw SessionInputError(
+                "unknown message {\(names)}: send {\"offset\": x}, {\"tapMarker\": i}, {\"layout\": {…}}, {\"map\": {…}} or {\"query\": {…}}")
+        }
+    }
+
+    /// A `query` message: null, or an object of search items whose values
+    /// are strings or numbers (`where`: a string or an array of them).
+    private static func query(_ data: Data) throws(SessionInputError) -> SessionQuery? {
+        let object: [String: QueryValue]?
+        do {
+            object = try JSONDecoder().decode(QueryMessage.self, from: data).query
+        } catch {
+            throw SessionInputError(
+                "query must be null or an object of search items ({\"q\": \"coffee\", …}) whose values are strings or numbers")
+        }
+        guard let object else { return nil }
+        var items: [SessionQuery.Item] = []
+        for (name, value) in object.sorted(by: { $0.key < $1.key }) {
+            guard SessionQuery.names.contains(name) else {
+                let known = SessionQuery.names.sorted().joined(separator: ", ")
+                throw SessionInputError("query: unknown item '\(name.prefix(40))' (known: \(known))")
+            }
+            guard name == "where" || value.texts.count == 1 else { throw SessionInputError("query: only where takes a list") }
+            items += value.texts.map { SessionQuery.Item(name: name, value: $0) }
+        }
+        return SessionQuery(items: items)
+    }
+
+    private struct QueryMessage: Decodable { var query: [String: QueryValue]? }
+
+    /// A query item's value as the text a URL would carry: a string as is,
+    /// a number as written (a whole number without a fraction); JSONDecoder
+    /// refuses `true` for either.
+    private struct QueryValue: Decodable {
+        var texts: [String]
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            if let string = try? container.decode(String.self) {
+                texts = [string]
+            } else if let integer = try? container.decode(Int.self) {
+                texts = [String(integer)]
+            } else if let number = try? container.decode(Double.self) {
+                texts = [String(number)]
+            } else {
+                texts = try container.decode([String].self)
+            }
         }
     }
 

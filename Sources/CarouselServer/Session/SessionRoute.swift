@@ -34,7 +34,9 @@ struct SessionRoute {
             let (stores, follower) = try await Offload.run { try ListFollower.start(catalog: catalog, list: name, watch: watch) }
             let (lines, continuation) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingNewest(1024))
             let number = sessions.open { try? await outbound.close(.goingAway, reason: "server stopping") }
-            let session = LiveSession(stores: stores, follower: follower, label: "carousel.session.\(number)") { continuation.yield($0) }
+            let session = LiveSession(stores: stores, follower: follower, limits: limits, label: "carousel.session.\(number)") {
+                continuation.yield($0)
+            }
             context.logger.info("session opened", metadata: ["list": "\(name)", "session": "\(number)"])
             defer {
                 context.requestContext.releaseWebSocket()

@@ -17,10 +17,6 @@ public final class PublishSubject<Element: Sendable>: ObserverType, Sendable {
     /// Whether anyone is subscribed.
     public var hasObservers: Bool { core.subscriberCount > 0 }
 
-    /// Whether the next value may skip the lock (one subscriber, nothing
-    /// delivering; see `SubjectCore`): for tests of the fast lane.
-    package var isOnFastLane: Bool { core.fastLane.load() != .off }
-
     /// Sends `event` to the current subscribers; ignored once stopped.
     @inlinable
     public func on(_ event: Event<Element>) { core.on(event) }

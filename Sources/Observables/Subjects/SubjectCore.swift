@@ -12,31 +12,15 @@ import Locks
 /// thread delivers it next (the "emitter loop" of RxJava's
 /// `SerializedObserver`). Senders never block on observers.
 ///
-/// **The fast lane.** A pipeline's subject almost always has one subscriber
-/// (the next operator) and one sending thread. For that case the subject
-/// keeps the lone subscriber in ``sole`` and a three-state atomic,
-/// ``fastLane``: a value is delivered after one compare-exchange
-/// (`armed → delivering`) and handed back with another (`delivering →
-/// armed`) — no lock, no snapshot, no retain (RxJava's `HalfSerializer`
-/// fast path, with the subscriber in the same word of state). Everything else
-/// — a terminal event, a second subscriber, a replaying subject, a send
-/// while a delivery runs — takes the lock, and the first thing it does under
-/// the lock is to turn the lane off (``disarm(_:)``): if a fast delivery is
-/// in flight, the lock holder marks the subject as delivering and queues
-/// behind it, and the fast deliverer, whose hand-back then fails, drains the
-/// backlog as any deliverer does. The lane is armed again, under the lock,
-/// only when no delivery runs and the conditions hold (``armIfSole(_:)``).
-///
-/// Why users get it by default: an app's carousel reports a frame on every
-/// layout pass, 60 to 120 times a second on the main thread while the user
-/// scrolls, and every frame crosses the view model's subjects. The lane
-/// doubles the events per second the map-sync pipeline sustains
-/// (BENCHMARKS.md, the pipeline) and changes nothing observable: the same
-/// order, the same serialization, the same tests pass on either path.
+/// One lock and one snapshot per send, even for the usual pipeline subject
+/// with a lone subscriber: an earlier lock-free lane for that case doubled
+/// the pipeline benchmark's events per second, but it needed unmanaged
+/// references and unchecked state for a stream that carries 60 to 120
+/// frames a second while the user scrolls. Without it the pipeline is still
+/// more than 10× OpenCombine's (BENCHMARKS.md, the pipeline).
 @usableFromInline
 final class SubjectCore<Element: Sendable>: Sendable {
-    /// One subscription's observer; a class so that the fast lane can hold
-    /// it by an unmanaged reference and borrow it without a retain.
+    /// One subscription's observer, with the id its disposable removes.
     @usableFromInline
     final class Subscriber: Sendable {
         @usableFromInline let id: UInt64
@@ -70,43 +54,6 @@ final class SubjectCore<Element: Sendable>: Sendable {
         }
     }
 
-    /// The state of the fast lane.
-    @usableFromInline
-    enum FastLane: UInt64, Sendable {
-        /// Every send takes the lock.
-        case off
-        /// ``sole`` holds the only subscriber and no delivery runs: the next
-        /// value may be delivered without the lock.
-        case armed
-        /// A value is being delivered through the fast lane.
-        case delivering
-    }
-
-    /// The fast lane's state in an ``AtomicWord`` (`Synchronization.Atomic`
-    /// on Linux, a locked word on Apple platforms below iOS 18), typed.
-    @usableFromInline
-    struct FastLaneWord: ~Copyable, Sendable {
-        @usableFromInline let word = AtomicWord(FastLane.off.rawValue)
-
-        @inlinable init() {}
-
-        @inlinable borrowing func load() -> FastLane {
-            FastLane(rawValue: word.load()).unsafelyUnwrapped
-        }
-
-        @inlinable borrowing func store(_ lane: FastLane) {
-            word.store(lane.rawValue)
-        }
-
-        @inlinable borrowing func exchange(_ lane: FastLane) -> FastLane {
-            FastLane(rawValue: word.exchange(lane.rawValue)).unsafelyUnwrapped
-        }
-
-        @inlinable borrowing func compareExchange(expected: FastLane, desired: FastLane) -> Bool {
-            word.compareExchange(expected: expected.rawValue, desired: desired.rawValue)
-        }
-    }
-
     @usableFromInline
     struct State {
         @usableFromInline var subscribers: ContiguousArray<Subscriber> = []
@@ -118,10 +65,6 @@ final class SubjectCore<Element: Sendable>: Sendable {
         /// Whether some thread is running deliveries (and will drain `backlog`).
         @usableFromInline var isDelivering = false
         @usableFromInline var backlog: [Delivery] = []
-        /// Whether the fast lane was armed and not yet turned off under the
-        /// lock (it may be `armed` or `delivering` meanwhile); spares the
-        /// atomic exchange when it is known to be off.
-        @usableFromInline var isArmed = false
 
         @inlinable
         init(current: Element?) {
@@ -144,27 +87,12 @@ final class SubjectCore<Element: Sendable>: Sendable {
 
     @usableFromInline let state: StateLock<State>
     @usableFromInline let replaysCurrent: Bool
-    @usableFromInline let fastLane = FastLaneWord()
-    /// The lone subscriber, retained, while the lane is `armed` or
-    /// `delivering`. Written only under the lock while the lane is `off` and
-    /// no delivery runs; read only by the thread that moved the lane to
-    /// `delivering` — the atomic's acquire/release orders the two, which is
-    /// why this one field can opt out of the compiler's checking.
-    @usableFromInline nonisolated(unsafe) var sole: Unmanaged<Subscriber>?
-
     /// A core that replays `current` to new subscribers if it is given
     /// (`BehaviorSubject`), or replays nothing (`PublishSubject`).
     @usableFromInline
     init(current: Element?) {
         state = StateLock(State(current: current))
         replaysCurrent = current != nil
-    }
-
-    deinit {
-        // An armed lane holds its subscriber; nothing can be delivering now.
-        if fastLane.load() == .armed {
-            sole?.release()
-        }
     }
 
     /// The latest value sent (or the initial one); `nil` for a core that does
@@ -184,33 +112,17 @@ final class SubjectCore<Element: Sendable>: Sendable {
         state.withLock { $0.subscribers.count }
     }
 
+    /// Snapshots the subscribers under the lock, then delivers outside it
+    /// (or queues behind the delivery already running).
+    ///
+    /// Inlinable, as is everything on the way of a value, so that it is
+    /// specialized for the element type in the module that sends: called
+    /// through the generic entry point it took 726 ns an event in the
+    /// pipeline benchmark, against tens of nanoseconds specialized.
     @inlinable
     func on(_ event: Event<Element>) {
-        if case .next = event,
-            fastLane.compareExchange(expected: .armed, desired: .delivering)
-        {
-            // `sole` is ours until we hand the lane back: borrow it, no retain.
-            let sole = self.sole.unsafelyUnwrapped
-            sole._withUnsafeGuaranteedRef { $0.observer.on(event) }
-            if fastLane.compareExchange(expected: .delivering, desired: .armed) {
-                return
-            }
-            // The lane was turned off while we delivered: whoever did it is
-            // queued behind us, so we drain; and the lane's reference is ours to drop.
-            sole.release()
-            drainBacklog()
-            return
-        }
-        sendUnderLock(event)
-    }
-
-    /// The slow path of `on(_:)`: terminal events, several subscribers, a
-    /// replaying subject, or a send while another delivery runs.
-    @usableFromInline
-    func sendUnderLock(_ event: Event<Element>) {
-        let (delivery, unarmed): (Delivery?, Unmanaged<Subscriber>?) = state.withLock { state in
-            let unarmed = disarm(&state)
-            guard state.terminal == nil else { return (nil, unarmed) }
+        let delivery: Delivery? = state.withLock { state in
+            guard state.terminal == nil else { return nil }
             if replaysCurrent, case .next(let element) = event {
                 state.current = element
             }
@@ -220,10 +132,8 @@ final class SubjectCore<Element: Sendable>: Sendable {
                 state.terminal = event
                 state.subscribers = []
             }
-            return (state.schedule(delivery), unarmed)
+            return state.schedule(delivery)
         }
-        // Released outside the lock: the observer's deinit chain may re-enter.
-        unarmed?.release()
         if let delivery {
             deliver(startingWith: delivery)
         }
@@ -231,25 +141,22 @@ final class SubjectCore<Element: Sendable>: Sendable {
 
     @usableFromInline
     func subscribe(_ observer: Observer<Element>) -> any Disposable {
-        let (id, delivery, unarmed): (UInt64?, Delivery?, Unmanaged<Subscriber>?) = state.withLock { state in
-            let unarmed = disarm(&state)
+        let (id, delivery): (UInt64?, Delivery?) = state.withLock { state in
             if let terminal = state.terminal {
                 // A late subscriber to a stopped subject gets only the stop (RxSwift).
                 let subscriber = Subscriber(id: 0, observer: observer)
-                return (nil, state.schedule(Delivery(event: terminal, recipients: [subscriber])), unarmed)
+                return (nil, state.schedule(Delivery(event: terminal, recipients: [subscriber])))
             }
             let subscriber = Subscriber(id: state.nextID, observer: observer)
             state.nextID += 1
             state.subscribers.append(subscriber)
             guard replaysCurrent, let current = state.current else {
-                armIfSole(&state)
-                return (subscriber.id, nil, unarmed)
+                return (subscriber.id, nil)
             }
             // The replay is queued like any send, so it reaches the new
             // subscriber before any value sent after it subscribed.
-            return (subscriber.id, state.schedule(Delivery(event: .next(current), recipients: [subscriber])), unarmed)
+            return (subscriber.id, state.schedule(Delivery(event: .next(current), recipients: [subscriber])))
         }
-        unarmed?.release()
         if let delivery {
             deliver(startingWith: delivery)
         }
@@ -258,15 +165,11 @@ final class SubjectCore<Element: Sendable>: Sendable {
     }
 
     fileprivate func unsubscribe(_ id: UInt64) {
-        let (removed, unarmed): (Subscriber?, Unmanaged<Subscriber>?) = state.withLock { state in
-            let unarmed = disarm(&state)
-            guard let index = state.subscribers.firstIndex(where: { $0.id == id }) else { return (nil, unarmed) }
-            let removed = state.subscribers.remove(at: index)
-            armIfSole(&state)
-            return (removed, unarmed)
+        let removed: Subscriber? = state.withLock { state in
+            guard let index = state.subscribers.firstIndex(where: { $0.id == id }) else { return nil }
+            return state.subscribers.remove(at: index)
         }
         // Released outside the lock: the observer's deinit chain may re-enter.
-        unarmed?.release()
         _ = removed
     }
 
@@ -278,9 +181,8 @@ final class SubjectCore<Element: Sendable>: Sendable {
     }
 
     /// Runs what was queued while this thread delivered, until the backlog is
-    /// empty; then ends this thread's turn as the deliverer, and re-arms the
-    /// fast lane if it may.
-    @usableFromInline
+    /// empty; then ends this thread's turn as the deliverer.
+    @inlinable
     func drainBacklog() {
         // The common case — nobody sent while we delivered — allocates nothing:
         // `batch` stays the empty array singleton.
@@ -289,7 +191,6 @@ final class SubjectCore<Element: Sendable>: Sendable {
             let isDrained = state.withLock { state in
                 if state.backlog.isEmpty {
                     state.isDelivering = false
-                    armIfSole(&state)
                     return true
                 }
                 // Hand our emptied buffer back to the state, reusing its capacity.
@@ -302,41 +203,6 @@ final class SubjectCore<Element: Sendable>: Sendable {
             }
             batch.removeAll(keepingCapacity: true)
         }
-    }
-
-    /// Under the lock: turns the fast lane off so that the state may change.
-    ///
-    /// If the lane was idle, returns its reference to the lone subscriber,
-    /// for the caller to release outside the lock. If a fast delivery is in
-    /// flight, the subject is marked as delivering — so the caller's own
-    /// delivery queues behind it — and that deliverer keeps the reference,
-    /// drains the backlog and ends the turn.
-    @usableFromInline
-    func disarm(_ state: inout State) -> Unmanaged<Subscriber>? {
-        guard state.isArmed else { return nil }
-        state.isArmed = false
-        switch fastLane.exchange(.off) {
-        case .armed:
-            defer { sole = nil }
-            return sole
-        case .delivering:
-            state.isDelivering = true
-            return nil
-        case .off:
-            preconditionFailure("SubjectCore: the fast lane was turned off outside the lock")
-        }
-    }
-
-    /// Under the lock: arms the fast lane if a value may now skip the lock —
-    /// one subscriber, no delivery running, not stopped, nothing to replay.
-    @usableFromInline
-    func armIfSole(_ state: inout State) {
-        guard !state.isArmed, !state.isDelivering, !replaysCurrent, state.terminal == nil,
-            state.subscribers.count == 1
-        else { return }
-        sole = Unmanaged.passRetained(state.subscribers[0])
-        state.isArmed = true
-        fastLane.store(.armed)
     }
 }
 

@@ -2,22 +2,21 @@ import Foundation
 import GRDB
 import Locks
 
-/// One read transaction that a ``Catalog``'s reads share for at most a
-/// ``lifetime``: a burst of position lookups pays SQLite's
-/// read-transaction system calls once per millisecond instead of once per
-/// call.
+/// The read transaction that a ``Catalog``'s reads share for at most a
+/// ``lifetime``, when its owner asks for one (`Catalog`'s
+/// `readSnapshotLifetime`; the server does): a burst of position lookups
+/// then pays SQLite's read-transaction system calls once per lifetime
+/// instead of once per call. With a zero lifetime, the default, each read is
+/// a transaction of its own and sees every commit made before it.
 ///
-/// Why: outside a transaction every statement is its own WAL read
-/// transaction, and in WAL mode beginning and ending one takes and drops a
-/// lock on the shared-memory index with an `fcntl` each — 1.5 µs of a 6 µs
-/// store lookup on the 234,908-place catalog.
+/// Why it exists: in WAL mode beginning and ending a read transaction takes
+/// and drops a lock on the shared-memory index with an `fcntl` each — 1.5 µs
+/// of a 6 µs store lookup on the 234,908-place catalog. A server answering
+/// pages of a list and nearest searches reads in such bursts.
 ///
-/// Why it is on by default: lookups come in bursts where users wait on them
-/// — a server answering a page of a list, a screen filling its cards, a
-/// nearest-store search checking its candidates — and there a quarter of
-/// each lookup's time is this lock. What it costs a user is a staleness of
-/// at most a millisecond for other processes' commits (never this
-/// process's), below anything a person or a 16-ms frame can see. GRDB's
+/// What it costs is staleness: a shared snapshot misses other processes'
+/// commits for up to ``lifetime`` (never this process's). That is why it is
+/// an explicit choice, made where the bound is documented. GRDB's
 /// `allowsUnsafeTransactions` is what lets a transaction outlive one access
 /// to the queue; it is confined to this type, which only ever opens a
 /// deferred, read-only transaction and ends it before any write.
@@ -32,9 +31,6 @@ import Locks
 /// ``read(_:_:)`` and ``end(_:)`` run on the catalog's database queue; the
 /// idle timer looks at the state from its own thread.
 final class ReadSnapshot: Sendable {
-    /// A millisecond: a few hundred lookups per snapshot, and a staleness
-    /// far below anything a person or a frame (16 ms) can see.
-    static let standardLifetime = Duration.milliseconds(1)
 
     /// Commits made through any catalog of this process.
     private static let writes = AtomicWord(0)
@@ -59,7 +55,7 @@ final class ReadSnapshot: Sendable {
     /// Changed on the database queue, looked at by the idle timer too.
     private let state = StateLock(State())
 
-    init(_ database: DatabaseQueue, lifetime: Duration = standardLifetime) {
+    init(_ database: DatabaseQueue, lifetime: Duration = .zero) {
         self.database = database
         self.lifetime = lifetime
     }
@@ -73,6 +69,7 @@ final class ReadSnapshot: Sendable {
     /// Runs `body` inside the shared read transaction, starting a new one
     /// when there is none or the current one is too old.
     func read<T>(_ db: Database, _ body: (Database) throws -> T) throws -> T {
+        guard lifetime > .zero else { return try readAlone(db, body) }
         let now = ContinuousClock.now
         let writes = Self.writes.load()
         let isFresh = state.withLock { state in
@@ -92,8 +89,23 @@ final class ReadSnapshot: Sendable {
         return try body(db)
     }
 
-    /// Ends the shared transaction, if open: before a write or a read that
-    /// opens its own transaction.
+    /// Runs `body` in a read transaction of its own: every statement sees
+    /// one state of the database, and the lock is released when it returns.
+    private func readAlone<T>(_ db: Database, _ body: (Database) throws -> T) throws -> T {
+        try db.cachedStatement(sql: "BEGIN DEFERRED TRANSACTION").execute()
+        let result: T
+        do {
+            result = try body(db)
+        } catch {
+            // A read-only transaction: ending it cannot lose anything.
+            if db.isInsideTransaction { try? db.cachedStatement(sql: "COMMIT").execute() }
+            throw error
+        }
+        if db.isInsideTransaction { try db.cachedStatement(sql: "COMMIT").execute() }
+        return result
+    }
+
+    /// Ends the shared transaction, if open: before a write.
     func end(_ db: Database) throws {
         guard state.withLock({ $0.open.take() }) != nil, db.isInsideTransaction else { return }
         try db.cachedStatement(sql: "COMMIT").execute()

@@ -6,10 +6,10 @@ import ObservablesTesting
 import TestSupport
 import Testing
 
-/// The subject's fast lane (one subscriber, one sender: no lock) and every
-/// way out of it — re-entrant sends, terminal events, subscribers joining
-/// and leaving, concurrent senders — keep the guarantees of the locked path.
-@Suite struct SubjectFastLaneTests {
+/// A subject's deliveries stay serialized and in order, and its subscribers
+/// are released, through re-entrant sends, terminal events, subscribers
+/// joining and leaving, and concurrent senders.
+@Suite struct SubjectDeliveryTests {
     final class Canary: Sendable {
         func touch() {}
     }
@@ -32,28 +32,23 @@ import Testing
         }
     }
 
-    @Test func aLoneSubscriberIsServedByTheFastLaneAndASecondTurnsItOff() {
+    @Test func subscribersGetWhatIsSentWhileTheyAreSubscribed() {
         let subject = PublishSubject<Int>()
-        #expect(!subject.isOnFastLane, "no subscriber, no lane")
         let first = Log<Int>()
         let second = Log<Int>()
         let firstSubscription = subject.asObservable().subscribe(onNext: first.append)
-        #expect(subject.isOnFastLane)
         subject.onNext(1)
         let secondSubscription = subject.asObservable().subscribe(onNext: second.append)
-        #expect(!subject.isOnFastLane)
         subject.onNext(2)
         firstSubscription.dispose()
-        #expect(subject.isOnFastLane, "back to one subscriber")
         subject.onNext(3)
         secondSubscription.dispose()
-        #expect(!subject.isOnFastLane)
         subject.onNext(4)
         #expect(first.entries == [1, 2])
         #expect(second.entries == [2, 3])
     }
 
-    @Test func aBehaviorSubjectNeverTakesTheFastLaneSoItsValueStaysCurrent() {
+    @Test func aBehaviorSubjectsValueStaysCurrent() {
         let subject = BehaviorSubject(value: 0)
         let seen = Log<Int>()
         let subscription = subject.asObservable().subscribe(onNext: seen.append)
@@ -64,7 +59,7 @@ import Testing
         subscription.dispose()
     }
 
-    @Test func aValueSentByTheLoneSubscriberIsDeliveredAfterTheCurrentOneThenTheLaneReopens() {
+    @Test func aValueSentByTheLoneSubscriberIsDeliveredAfterTheCurrentOne() {
         let subject = PublishSubject<Int>()
         let seen = Log<Int>()
         let detector = OverlapDetector()
@@ -81,13 +76,12 @@ import Testing
         subject.onNext(1)
         #expect(seen.entries == [1, -1, 2])
         #expect(detector.overlaps == 0)
-        #expect(subject.isOnFastLane, "the deliverer that drained the backlog re-arms the lane")
         subject.onNext(3)
         #expect(seen.entries == [1, -1, 2, 3])
         subscription.dispose()
     }
 
-    @Test func aCompletionSentFromInsideAFastDeliveryEndsTheSubjectAfterIt() {
+    @Test func aCompletionSentFromInsideADeliveryEndsTheSubjectAfterIt() {
         let subject = PublishSubject<Int>()
         let recorder = EventRecorder<Int>(scheduler: VirtualTimeScheduler())
         let subscription = subject.asObservable().subscribe(
@@ -100,11 +94,10 @@ import Testing
         expectEvents(recorder.events, [.next(0, 1), .completed(0)])
         #expect(subject.isStopped)
         #expect(!subject.hasObservers)
-        #expect(!subject.isOnFastLane)
         subscription.dispose()
     }
 
-    @Test func aSubscriberJoiningFromInsideAFastDeliveryGetsOnlyLaterValues() {
+    @Test func aSubscriberJoiningFromInsideADeliveryGetsOnlyLaterValues() {
         let subject = PublishSubject<Int>()
         let first = Log<Int>()
         let second = Log<Int>()
@@ -143,7 +136,7 @@ import Testing
         #expect(seen.entries == [1])
         #expect(!subject.hasObservers)
         own.withLock { $0 = nil }
-        #expect(watched == nil, "the lane's reference to the subscriber was dropped")
+        #expect(watched == nil, "the subject's reference to the subscriber was dropped")
     }
 
     @Test func disposingTheLoneSubscriberReleasesItsObserver() {
@@ -156,15 +149,13 @@ import Testing
             subscription = subject.asObservable().subscribe(onNext: { _ in canary.touch() })
         }
         subject.onNext(1)
-        #expect(subject.isOnFastLane)
         subscription.dispose()
         #expect(watched == nil)
-        #expect(!subject.isOnFastLane)
     }
 
-    @Test func aSubjectDroppedWhileItsLaneIsArmedReleasesItsSubscriber() {
-        // Neither the subject nor the subscription is kept: only the lane's
-        // own reference could keep the observer alive.
+    @Test func aDroppedSubjectReleasesItsSubscriber() {
+        // Neither the subject nor the subscription is kept: only the
+        // subject's own reference could keep the observer alive.
         weak var watchedCanary: Canary?
         weak var watchedSubject: PublishSubject<Int>?
         do {
@@ -174,7 +165,6 @@ import Testing
             watchedCanary = canary
             _ = subject.asObservable().subscribe(onNext: { _ in canary.touch() })
             subject.onNext(1)
-            #expect(subject.isOnFastLane)
         }
         #expect(watchedSubject == nil)
         #expect(watchedCanary == nil)
@@ -183,7 +173,7 @@ import Testing
     @Test(arguments: [21, 22] as [UInt64])
     func subscribersJoiningAndLeavingDuringConcurrentSendsSeeConsecutiveValues(seed: UInt64) {
         // One subscriber stays throughout; others join and leave while two
-        // threads send, so the lane keeps turning on and off under load. The
+        // threads send, so the subscriber list keeps changing under load. The
         // subject serializes everything; the permanent subscriber sees every
         // value once, each sender's in order; a transient one sees, per
         // sender, consecutive values (all those sent while it was there),
@@ -267,6 +257,5 @@ import Testing
                 #expect(values == Array(values[0]..<(values[0] + values.count)), "seed \(seed): a gap or a repeat")
             }
         }
-        #expect(!subject.isOnFastLane)
     }
 }
