@@ -14,20 +14,22 @@ package enum ScheduleColumns {
     /// The header of a store's own IANA time zone.
     package static let zoneHeader = "timezone"
 
-    /// Whether `header` names the opening hours.
-    package static func isHours(_ header: String) -> Bool {
-        hoursHeaders.contains(HeaderName.folded(header))
+    /// A column the opening-time filter reads.
+    package enum Column: Sendable {
+        case hours, zone
     }
 
-    /// Whether `header` names the time zone.
-    package static func isZone(_ header: String) -> Bool {
-        HeaderName.folded(header) == zoneHeader
+    /// The column `header` names, if it is one of them.
+    package static func column(named header: String) -> Column? {
+        let folded = HeaderName.folded(header)
+        if hoursHeaders.contains(folded) { return .hours }
+        return folded == zoneHeader ? .zone : nil
     }
 
-    /// Why `value` cannot be the column `header`'s, or nil when it can (or
+    /// Why `value` cannot be a value of `column`, or nil when it can (or
     /// the column is neither). Null is no hours or no zone.
-    static func problem(header: String, value: AttributeValue) -> String? {
-        if isHours(header) {
+    static func problem(in column: Column?, value: AttributeValue) -> String? {
+        if column == .hours {
             guard case .string(let text) = value else {
                 return value == .null ? nil : "opening hours must be text, found \(value)"
             }
@@ -36,7 +38,7 @@ package enum ScheduleColumns {
             } catch {
                 return "invalid opening hours at character \(error.column): \(error.reason)"
             }
-        } else if isZone(header) {
+        } else if column == .zone {
             guard case .string(let name) = value else {
                 return value == .null ? nil : "a time zone must be text, found \(value)"
             }

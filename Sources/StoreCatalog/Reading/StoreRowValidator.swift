@@ -139,7 +139,7 @@ package enum StoreRowValidator {
                     value = .string(text)
                 }
                 let header = layout.headers[column]
-                if let problem = ScheduleColumns.problem(header: header, value: value) {
+                if let problem = ScheduleColumns.problem(in: layout.scheduleColumns[column], value: value) {
                     report(column, problem)
                     continue
                 }

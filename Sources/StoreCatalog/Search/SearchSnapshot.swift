@@ -30,6 +30,10 @@ struct SearchSnapshot: Sendable {
         private var text = TextIndex.Builder()
         private var latitudes: [Double] = [], longitudes: [Double] = [], categories: [String?] = []
         private var hours: [Int: StoreHours] = [:]
+        /// What each attribute key seen is to the opening-time filter:
+        /// the keys repeat from store to store, and folding one (Unicode
+        /// whitespace, lowercasing) for every store cost more than the rest.
+        private var keyColumns: [String: ScheduleColumns.Column?] = [:]
 
         mutating func append(_ store: Store) {
             let position = latitudes.count
@@ -44,8 +48,19 @@ struct SearchSnapshot: Sendable {
             var expression: String?
             var zoneName: String?
             for (key, value) in store.attributes {
-                if expression == nil, ScheduleColumns.isHours(key) { expression = value.stringValue }
-                if ScheduleColumns.isZone(key) { zoneName = value.stringValue }
+                let column: ScheduleColumns.Column?
+                if let known = keyColumns[key] {
+                    column = known
+                } else {
+                    column = ScheduleColumns.column(named: key)
+                    // Bounded: JSON imports may name any keys.
+                    if keyColumns.count < 1024 { keyColumns[key] = column }
+                }
+                switch column {
+                case .hours where expression == nil: expression = value.stringValue
+                case .zone: zoneName = value.stringValue
+                default: break
+                }
             }
             guard let expression, let parsed = try? OpeningHours(expression) else { return }
             let zone = zoneName.map(ScheduleColumns.zone(named:)) ?? defaultZone
