@@ -7,6 +7,7 @@ import PackageDescription
 //   CarouselEngine — pure math: layout, snapping, physics, visibility, focus, looping
 //   Clustering     — supercluster-compatible marker clustering, pure (no SQLite)
 //   Locks          — the lock and atomic word every module shares (internal)
+//   TextInput      — the byte reader and the one streaming JSON reader (internal)
 //   Observables    — our own lightweight observable, operators and schedulers
 //   MapCamera      — pure camera framing on a Web-Mercator map (insets, fit, keep, flyTo timing)
 //   MapSync        — the view model: focus stream → camera + marker (engine + observables + camera)
@@ -67,7 +68,7 @@ let package = Package(
         .target(
             name: "StoreCatalog",
             dependencies: [
-                "Geo", "Clustering", "OpeningHours", "Locks",
+                "Geo", "Clustering", "OpeningHours", "Locks", "TextInput",
                 .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Crypto", package: "swift-crypto"),
             ],
             // The schema's SQL, compiled into the binary so that it migrates
@@ -94,6 +95,12 @@ let package = Package(
         // pthread lock of our own on Apple platforms below iOS 18. Internal
         // (`package` API), in no product.
         .target(name: "Locks"),
+        // Input read in a stream: the byte reader every import reads files
+        // with, and the package's one JSON reader (store files, scroll
+        // scripts, session messages, request bodies), with a Decoder over
+        // the small documents it reads whole. Internal (`package` API), in
+        // no product.
+        .target(name: "TextInput"),
         .target(name: "Observables", dependencies: ["Locks"]),
         // Camera framing on a Web-Mercator map: insets, fit, keep, flyTo timing.
         .target(name: "MapCamera", dependencies: ["Geo"]),
@@ -102,7 +109,8 @@ let package = Package(
         // through the view model on virtual time (`carousel simulate`,
         // `POST /simulate`): apart from MapSync, so an app that links the
         // view model does not link the simulator.
-        .target(name: "MapSyncSimulation", dependencies: ["MapSync", "Geo", "CarouselEngine", "Observables", "MapCamera", "Locks"]),
+        .target(
+            name: "MapSyncSimulation", dependencies: ["MapSync", "Geo", "CarouselEngine", "Observables", "MapCamera", "Locks", "TextInput"]),
         // The JSON objects of the CLI's --json, shared with the server so
         // both print the same documents.
         .target(name: "CarouselJSON", dependencies: ["StoreCatalog", "Clustering", "CarouselEngine", "MapCamera", "MapSync", "MapSyncSimulation"]),
@@ -112,7 +120,7 @@ let package = Package(
             name: "CarouselServer",
             dependencies: [
                 "StoreCatalog", "Clustering", "CarouselEngine", "Observables", "MapCamera", "MapSync", "MapSyncSimulation", "MapSyncCatalog",
-                "CarouselJSON", "Locks",
+                "CarouselJSON", "Locks", "TextInput",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -195,6 +203,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "LocksTests", dependencies: ["Locks"]),
+        .testTarget(name: "TextInputTests", dependencies: ["TextInput", "TestSupport"]),
         // Every app-facing module imported beside Observation, whose
         // `Observable` must stay unqualified: no name of ours shadows it.
         .testTarget(

@@ -7,6 +7,7 @@ import MapSyncCatalog
 import MapSyncSimulation
 import NIOCore
 import StoreCatalog
+import TextInput
 
 /// `POST /simulate` with `{"list": NAME, "script": {…}, "trace": false}`:
 /// the script run in virtual time, its timeline as a JSON array of the
@@ -79,25 +80,27 @@ struct SimulateRoute {
     /// The list, the script (checked as the CLI checks a script file) and
     /// whether to trace; a script too long in time or events is refused.
     static func parse(_ data: Data, limits: ServerLimits) throws(APIError) -> (String, ScrollScript, Bool) {
-        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+        guard case .object(let members)? = try? JSONValue.parse(data, name: "the body") else {
             throw .badBody("the body must be a JSON object {\"list\", \"script\"}")
         }
-        let unknown = Set(object.keys).subtracting(["list", "script", "trace"])
+        let body = JSONValue.object(members)
+        let unknown = Set(body.keys).subtracting(["list", "script", "trace"])
         guard unknown.isEmpty else { throw .badBody("unknown key \(unknown.sorted()[0]); the body takes list, script, trace") }
-        guard let list = object["list"] as? String, !list.allSatisfy(\.isWhitespace) else {
+        guard case .string(let list) = body["list"], !list.allSatisfy(\.isWhitespace) else {
             throw .badBody("list must be a list name")
         }
-        guard let scriptObject = object["script"] as? [String: Any],
-            let scriptData = try? JSONSerialization.data(withJSONObject: scriptObject)
-        else { throw .badBody("script must be a scroll script object {\"layout\", \"events\"}") }
-        // JSONDecoder, not a cast: JSONSerialization may hand 1 over as true.
-        struct Trace: Decodable { var trace: Bool? }
-        guard let trace = try? JSONDecoder().decode(Trace.self, from: data).trace ?? false else {
-            throw .badBody("trace must be true or false")
+        guard let scriptDocument = body["script"], case .object = scriptDocument else {
+            throw .badBody("script must be a scroll script object {\"layout\", \"events\"}")
+        }
+        let trace: Bool
+        switch body["trace"] {
+        case nil, .null?: trace = false
+        case .bool(let value)?: trace = value
+        default: throw .badBody("trace must be true or false")
         }
         let script: ScrollScript
-        do {
-            script = try ScrollScript(json: scriptData)
+        do throws(ScrollScriptError) {
+            script = try ScrollScript(document: scriptDocument)
         } catch {
             throw .unprocessable("bad_script", error.description)
         }

@@ -3,19 +3,30 @@ import Foundation
 import Geo
 import MapCamera
 import MapSync
+import TextInput
 
 extension ScrollScript {
     /// Reads a script from JSON (the format in the README) and validates it (``validate()``).
     ///
     /// Unknown keys are rejected by name — a misspelt `"tapMaker"` must not
     /// silently do nothing — and every problem inside `events` names the
-    /// event's position (from 1) and time.
+    /// event's position (from 1) and time; JSON that breaks names its line
+    /// and column.
     public init(json: Data) throws(ScrollScriptError) {
-        if let name = DuplicateMembers.first(in: json) {
-            throw ScrollScriptError(DuplicateMembers.message(name))
+        let document: JSONValue
+        do throws(JSONTokenizer.Failure) {
+            document = try JSONValue.parse(json, name: "the script")
+        } catch {
+            throw ScrollScriptError(error)
         }
+        try self.init(document: document)
+    }
+
+    /// Reads a script that is already parsed (the `script` of a request
+    /// body, a session's layout message) and validates it.
+    package init(document: JSONValue) throws(ScrollScriptError) {
         do {
-            self = try JSONDecoder().decode(ScriptDocument.self, from: json).script
+            self = try ScriptDocument(from: JSONValueDecoder(document)).script
         } catch let error as ScrollScriptError {
             throw error
         } catch let error as DecodingError {
@@ -249,9 +260,7 @@ private func describe(_ error: DecodingError, below base: [any CodingKey] = []) 
         return "\(path(context, key)) is missing"
     case let .dataCorrupted(context):
         let place = path(context)
-        guard place.isEmpty else { return "\(place): \(context.debugDescription)" }
-        let cause = (context.underlyingError as NSError?)?.userInfo[NSDebugDescriptionErrorKey] as? String
-        return "not valid JSON: \(cause ?? context.debugDescription)"
+        return place.isEmpty ? context.debugDescription : "\(place): \(context.debugDescription)"
     @unknown default:
         return "\(error)"
     }

@@ -1,5 +1,6 @@
 import Foundation
 import MapSync
+import TextInput
 
 /// A scroll script read from a file in a stream: its events are decoded one
 /// at a time, each when it is needed, so that a script of a million events
@@ -27,17 +28,24 @@ public struct ScrollScriptFile: Sendable {
     public init(path: String) throws(ScrollScriptError) {
         self.path = path
         var scanner = try ScriptScanner(path: path)
-        var header: [(key: String, value: [UInt8])] = []
-        var count = 0, previous = 0.0, sawEnd = false
+        var header: [JSONValue.Member] = []
+        var count = 0, previous = 0.0, sawEvents = false, sawEnd = false
         var lowest: (index: Int, event: Int, at: Double, action: String)?, highest: (index: Int, event: Int, at: Double, action: String)?
-        try scanner.members { (key, scanner) throws(ScrollScriptError) in
+        try scanner.enterScript()
+        while let key = try scanner.nextMemberName() {
             guard key == "events" else {
-                header.append((key, try scanner.value()))
-                return
+                if header.contains(where: { $0.key == key }) {
+                    throw ScrollScriptError(ScrollScriptError.duplicateMember(key))
+                }
+                header.append(JSONValue.Member(key, try scanner.value()))
+                continue
             }
-            try scanner.elements { (bytes) throws(ScrollScriptError) in
+            if sawEvents { throw ScrollScriptError(ScrollScriptError.duplicateMember(key)) }
+            sawEvents = true
+            try scanner.enterEvents()
+            while let element = try scanner.nextEvent(position: count + 1) {
                 count += 1
-                let event = try Self.decode(bytes, position: count)
+                let event = try Self.decode(element, position: count)
                 // The event's own numbers, by ScrollScript.validate()'s code;
                 // then what it checks across events: order, `end` last.
                 do throws(ScrollScriptError) {
@@ -59,22 +67,18 @@ public struct ScrollScriptFile: Sendable {
                 switch event.action {
                 case let .scrollTo(target, _): index = target
                 case let .tapMarker(target): index = target
-                default: return
+                default: continue
                 }
                 if lowest == nil || index < lowest!.index { lowest = (index, count, event.at, event.action.name) }
                 if highest == nil || index > highest!.index { highest = (index, count, event.at, event.action.name) }
             }
         }
-        guard scanner.sawEvents else {
+        try scanner.finish()
+        guard sawEvents else {
             throw ScrollScriptError(#"the script has no "events" array: give at least [] "#)
         }
         // The other members, as a document of their own with no events.
-        var document = Array("{".utf8)
-        for (key, value) in header {
-            document += Array(#"""#.utf8) + Array(key.utf8) + Array(#"":"#.utf8) + value + Array(",".utf8)
-        }
-        document += Array(#""events":[]}"#.utf8)
-        script = try ScrollScript(json: Data(document))
+        script = try ScrollScript(document: .object(header + [JSONValue.Member("events", .array([]))]))
         eventCount = count
         lowestIndex = lowest
         highestIndex = highest
@@ -103,7 +107,13 @@ public struct ScrollScriptFile: Sendable {
 
     /// The events, read from the file again one at a time.
     public func makeEvents() throws(ScrollScriptError) -> Events {
-        Events(scanner: try ScriptScanner(path: path))
+        var scanner = try ScriptScanner(path: path)
+        try scanner.enterScript()
+        while let key = try scanner.nextMemberName(), key != "events" {
+            try scanner.skipValue()
+        }
+        try scanner.enterEvents()
+        return Events(scanner: scanner)
     }
 
     /// The script's events in order, decoded as they are asked for.
@@ -114,46 +124,24 @@ public struct ScrollScriptFile: Sendable {
         /// The next event, or nil after the last.
         public mutating func next() throws(ScrollScriptError) -> ScrollScript.Event? {
             position += 1
-            guard let bytes = try scanner.nextEvent() else { return nil }
-            return try ScrollScriptFile.decode(bytes, position: position)
+            guard let element = try scanner.nextEvent(position: position) else { return nil }
+            return try ScrollScriptFile.decode(element, position: position)
         }
     }
 
     /// One element of `events`, decoded by the code `init(json:)` uses.
-    fileprivate static func decode(_ bytes: [UInt8], position: Int) throws(ScrollScriptError) -> ScrollScript.Event {
-        if let name = DuplicateMembers.first(in: bytes) {
-            throw ScrollScriptError(DuplicateMembers.message(name), event: position)
-        }
-        let decoder = JSONDecoder()
-        decoder.userInfo[OneEvent.position] = position
-        do {
-            return try decoder.decode(OneEvent.self, from: Data(bytes)).event
-        } catch let error as ScrollScriptError {
-            throw error
-        } catch {
-            throw ScrollScriptError("not valid JSON: \(error)", event: position)
-        }
-    }
-
-    private struct OneEvent: Decodable {
-        static let position = CodingUserInfoKey(rawValue: "position")!
-        let event: ScrollScript.Event
-        init(from decoder: any Decoder) throws {
-            event = try EventDocument.decode(from: decoder, position: decoder.userInfo[Self.position] as? Int ?? 0)
-        }
+    fileprivate static func decode(_ element: JSONValue, position: Int) throws(ScrollScriptError) -> ScrollScript.Event {
+        try EventDocument.decode(from: JSONValueDecoder(element), position: position)
     }
 }
 
-/// The bytes of a script file, scanned as JSON only as far as it takes to
-/// find the top-level members and split the `events` array into elements;
-/// each piece is then decoded by `JSONDecoder`. Reads 64 KiB at a time.
+/// A script file read by the package's JSON reader only as far as it takes
+/// to find the top-level members and step through the `events` array, one
+/// element (a small ``JSONValue``) at a time; 256 KiB of the file at a time.
 private struct ScriptScanner {
-    private let handle: FileHandle
-    private var buffer: [UInt8] = []
-    private var index = 0
-    private(set) var sawEvents = false
-    /// Inside `events`, for `nextEvent()`: whether an element came already.
-    private var inEvents = false, firstElement = true
+    private var tokenizer: JSONTokenizer
+    /// Whether the next member or element is its object's or array's first.
+    private var first = true
 
     init(path: String) throws(ScrollScriptError) {
         // A folder opens for reading, then its first read fails: refused
@@ -162,128 +150,87 @@ private struct ScriptScanner {
         if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
             throw ScrollScriptError("cannot read the script \(path): it is a folder, not a file")
         }
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw ScrollScriptError("cannot read the script \(path)")
-        }
-        self.handle = handle
-    }
-
-    private mutating func peek() -> UInt8? {
-        if index == buffer.count {
-            // `read(upToCount:)` throws where `readData(ofLength:)` traps
-            // (a read error, EISDIR): a failed read ends the input, which
-            // then fails to parse with a one-line error.
-            buffer = Array((try? handle.read(upToCount: 1 << 16)) ?? Data())
-            index = 0
-            if buffer.isEmpty { return nil }
-        }
-        return buffer[index]
-    }
-
-    private mutating func next() -> UInt8? {
-        defer { if index < buffer.count { index += 1 } }
-        return peek()
-    }
-
-    private mutating func skipWhitespace() -> UInt8? {
-        while let byte = peek(), byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 { index += 1 }
-        return peek()
-    }
-
-    private mutating func expect(_ byte: UInt8, _ what: String) throws(ScrollScriptError) {
-        guard skipWhitespace() == byte else { throw ScrollScriptError("not valid JSON: expected \(what)") }
-        index += 1
-    }
-
-    /// Calls `body` with each top-level member's name; `body` must consume
-    /// its value (with `value()` or `elements(_:)`).
-    mutating func members(_ body: (String, inout ScriptScanner) throws(ScrollScriptError) -> Void) throws(ScrollScriptError) {
-        try expect(UInt8(ascii: "{"), "an object")
-        var first = true
-        while true {
-            if skipWhitespace() == UInt8(ascii: "}") { index += 1; break }
-            if !first { try expect(UInt8(ascii: ","), "',' or '}'") }
-            first = false
-            guard skipWhitespace() == UInt8(ascii: "\"") else { throw ScrollScriptError("not valid JSON: expected a member name") }
-            let raw = try value()
-            guard let key = try? JSONDecoder().decode(String.self, from: Data(raw)) else {
-                throw ScrollScriptError("not valid JSON: a member name is not a valid string")
-            }
-            try expect(UInt8(ascii: ":"), "':'")
-            if key == "events" {
-                if sawEvents { throw ScrollScriptError(#"a second "events" member"#) }
-                sawEvents = true
-            }
-            try body(key, &self)
-        }
-        guard skipWhitespace() == nil else { throw ScrollScriptError("not valid JSON: text after the script's object") }
-    }
-
-    /// The `events` array's elements, each as its bytes.
-    mutating func elements(_ body: ([UInt8]) throws(ScrollScriptError) -> Void) throws(ScrollScriptError) {
-        guard skipWhitespace() == UInt8(ascii: "[") else { throw ScrollScriptError("events must be an array") }
-        index += 1
-        var first = true
-        while true {
-            if skipWhitespace() == UInt8(ascii: "]") { index += 1; return }
-            if !first { try expect(UInt8(ascii: ","), "',' or ']' between events") }
-            first = false
-            try body(try value())
+        do throws(InputError) {
+            // An event (or the layout) is held whole while it is read: at
+            // most a row's worth of bytes, as an import's row.
+            var reader = try ByteReader(path: path)
+            try reader.skipByteOrderMark()
+            tokenizer = JSONTokenizer(reader: reader)
+        } catch {
+            throw ScrollScriptError("cannot read the script \(path): \(error.reason)")
         }
     }
 
-    /// Skips to the `events` array (once), then returns its next element.
-    mutating func nextEvent() throws(ScrollScriptError) -> [UInt8]? {
-        if !inEvents {
-            try expect(UInt8(ascii: "{"), "an object")
-            var first = true
-            while true {
-                if !first { try expect(UInt8(ascii: ","), "','") }
-                first = false
-                let raw = try value()
-                try expect(UInt8(ascii: ":"), "':'")
-                if raw == Array(#""events""#.utf8) { break }
-                _ = try value()
-            }
-            try expect(UInt8(ascii: "["), "an array")
-            inEvents = true
+    /// Runs `body`, turning the reader's failures into script errors.
+    private mutating func reading<T>(
+        event: Int? = nil, _ body: (inout JSONTokenizer) throws(JSONTokenizer.Failure) -> T
+    ) throws(ScrollScriptError) -> T {
+        do throws(JSONTokenizer.Failure) {
+            return try body(&tokenizer)
+        } catch {
+            throw ScrollScriptError(error, event: event)
         }
-        if skipWhitespace() == UInt8(ascii: "]") { return nil }
-        if !firstElement { try expect(UInt8(ascii: ","), "','") }
-        firstElement = false
-        return try value()
     }
 
-    /// The next value's bytes as written: strings with their escapes,
-    /// objects and arrays to their matching bracket. Nesting is bounded.
-    mutating func value() throws(ScrollScriptError) -> [UInt8] {
-        guard skipWhitespace() != nil else { throw ScrollScriptError("not valid JSON: the file ends early") }
-        var bytes: [UInt8] = []
-        var depth = 0, inString = false, escaped = false
-        while let byte = next() {
-            bytes.append(byte)
-            if inString {
-                if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
-                if !inString && depth == 0 { return bytes }
-                continue
-            }
-            switch byte {
-            case UInt8(ascii: "\""): inString = true
-            case UInt8(ascii: "{"), UInt8(ascii: "["):
-                depth += 1
-                guard depth <= 512 else { throw ScrollScriptError("not valid JSON: nesting deeper than 512 levels") }
-            case UInt8(ascii: "}"), UInt8(ascii: "]"):
-                depth -= 1
-                guard depth >= 0 else { throw ScrollScriptError("not valid JSON: unexpected '\(Character(Unicode.Scalar(byte)))'") }
-                if depth == 0 { return bytes }
-            default:
-                // A scalar ends before a delimiter at depth 0.
-                if depth == 0, let next = peek(), [UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"), 0x20, 0x0A, 0x0D, 0x09].contains(next) {
-                    return bytes
-                }
+    /// Steps into the script's object.
+    mutating func enterScript() throws(ScrollScriptError) {
+        try reading { (tokenizer) throws(JSONTokenizer.Failure) in try tokenizer.expect(UInt8(ascii: "{"), "the script's object") }
+    }
+
+    /// The next top-level member's name, or nil after the last; its value
+    /// must then be read (``value()``, ``skipValue()``, ``enterEvents()``).
+    mutating func nextMemberName() throws(ScrollScriptError) -> String? {
+        var isFirst = first, names = RawFields()
+        let more = try reading { (tokenizer) throws(JSONTokenizer.Failure) in
+            try tokenizer.nextMember(isFirst: &isFirst, keys: &names)
+        }
+        first = isFirst
+        return more ? String(decoding: names.field(0), as: UTF8.self) : nil
+    }
+
+    /// The value of a top-level member, whole.
+    mutating func value() throws(ScrollScriptError) -> JSONValue {
+        try reading { (tokenizer) throws(JSONTokenizer.Failure) in
+            tokenizer.startRow()
+            return try JSONValue.read(from: &tokenizer)
+        }
+    }
+
+    mutating func skipValue() throws(ScrollScriptError) {
+        try reading { (tokenizer) throws(JSONTokenizer.Failure) in
+            tokenizer.startRow()
+            try tokenizer.skipValue()
+        }
+    }
+
+    /// Steps into the `events` array.
+    mutating func enterEvents() throws(ScrollScriptError) {
+        guard try reading({ (tokenizer) throws(JSONTokenizer.Failure) in try tokenizer.consume(UInt8(ascii: "[")) }) else {
+            throw ScrollScriptError("events must be an array")
+        }
+        first = true
+    }
+
+    /// The next element of `events` (the event at `position`), or nil
+    /// after the last.
+    mutating func nextEvent(position: Int) throws(ScrollScriptError) -> JSONValue? {
+        var isFirst = first
+        guard try reading({ (tokenizer) throws(JSONTokenizer.Failure) in try tokenizer.nextElement(isFirst: &isFirst) }) else {
+            return nil
+        }
+        first = isFirst
+        return try reading(event: position) { (tokenizer) throws(JSONTokenizer.Failure) in
+            tokenizer.startRow()
+            return try JSONValue.read(from: &tokenizer)
+        }
+    }
+
+    /// Steps out of the script's object: after it, nothing but whitespace.
+    mutating func finish() throws(ScrollScriptError) {
+        try reading { (tokenizer) throws(JSONTokenizer.Failure) in
+            if let byte = try tokenizer.skipWhitespace() {
+                throw tokenizer.unexpected(byte, expected: "the end of the file after the script's object")
             }
         }
-        if inString || depth > 0 { throw ScrollScriptError("not valid JSON: the file ends inside a value") }
-        return bytes
     }
 }

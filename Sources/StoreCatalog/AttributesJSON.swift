@@ -1,3 +1,5 @@
+import TextInput
+
 /// The `stores.attributes` column: a JSON object of the store's attribute
 /// values (``AttributeValue``), numbers as their literal digits.
 ///

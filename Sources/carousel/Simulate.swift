@@ -83,12 +83,10 @@ extension Carousel {
                 file = try ScrollScriptFile(path: path)
                 file.script = layout.applied(to: file.script)
             } catch {
-                // Only a script that failed is read whole, to say where its
-                // JSON breaks, by line and column.
-                if let data = try? Data(contentsOf: URL(fileURLWithPath: path)),
-                    let failure = JSONSyntax.firstError(in: Array(data))
-                {
-                    throw CLIError("\(path):\(failure.line):\(failure.column): not valid JSON: \(failure.reason)", status: .badData)
+                // JSON that breaks is reported where editors jump to it.
+                if let line = error.line {
+                    let event = error.event.map { "event \($0): " } ?? ""
+                    throw CLIError("\(path):\(line):\(error.column ?? 1): \(event)\(error.reason)", status: .badData)
                 }
                 throw CLIError("\(path): \(error)", status: .badData)
             }

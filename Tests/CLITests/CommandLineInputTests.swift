@@ -122,7 +122,9 @@ struct CommandLineInputTests {
         // Bad data (65).
         Mistake(arguments: ["import", "bad.csv", "--list", "bad"], status: 65, says: "nothing imported"),
         Mistake(arguments: ["simulate", "--list", "world", "--script", "broken.json"], status: 65, says: "broken.json:3:5: not valid JSON"),
-        Mistake(arguments: ["simulate", "--list", "world", "--script", "huge.json"], status: 65, says: "1e400 is too large"),
+        Mistake(
+            arguments: ["simulate", "--list", "world", "--script", "huge.json"], status: 65,
+            says: "huge.json: event 1: at: number 1e400 is too large for a Double"),
         Mistake(arguments: ["simulate", "--list", "world", "--script", "late.json"], status: 65, says: "late.json"),
         // Missing input (66).
         Mistake(arguments: ["import", "nope.csv", "--list", "x"], status: 66, says: "no such file: nope.csv"),

@@ -63,13 +63,19 @@ struct ScrollScriptFileTests {
             (#"{"events": [{"at": 0, "drag": {"by": 1, "durationMs": -1}}]}"#, "event 1 (at 0): drag.durationMs must be a finite number of ms ≥ 0 (got -1)"),
             (#"{"events": [{"at": 0, "tapMaker": 1}]}"#, "event 1 (at 0): unknown event 'tapMaker': an event is one of drag, offset, scrollTo, tapMarker, end"),
             (#"{"layout": {}}"#, #"scroll script: the script has no "events" array: give at least [] "#),
-            (#"{"events": [{"at": 0, "offset": 1}"#, "scroll script: not valid JSON: expected ',' or ']' between events"),
+            (
+                #"{"events": [{"at": 0, "offset": 1}"#,
+                "scroll script: not valid JSON: expected ',' or ']' after an element, found the end of the file (line 1, column 35)"
+            ),
             // JSONDecoder keeps the last of repeated names: the issue's class of
             // strict-JSON defects, in scripts too.
-            (#"{"events": [{"at": 0, "at": 500, "tapMarker": 1}]}"#, #"event 1: duplicate member "at": each name may appear once in an object"#),
+            (
+                #"{"events": [{"at": 0, "at": 500, "tapMarker": 1}]}"#,
+                #"event 1: duplicate member "at": each name may appear once in an object (line 1, column 21)"#
+            ),
             (
                 #"{"events": [{"at": 0, "drag": {"by": 1, "by": 2, "durationMs": 5}}]}"#,
-                #"event 1: duplicate member "by": each name may appear once in an object"#
+                #"event 1: duplicate member "by": each name may appear once in an object (line 1, column 39)"#
             ),
             (
                 #"{"initialIndex": 0, "initialIndex": 3, "events": []}"#,
@@ -77,7 +83,7 @@ struct ScrollScriptFileTests {
             ),
             (
                 #"{"layout": {"viewport": 1, "vie\u0077port": 2}, "events": []}"#,
-                #"scroll script: duplicate member "viewport": each name may appear once in an object"#
+                #"scroll script: duplicate member "viewport": each name may appear once in an object (line 1, column 26)"#
             ),
         ])
     func badEventsFail(json: String, message: String) throws {

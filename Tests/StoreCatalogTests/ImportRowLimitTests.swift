@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
+import TextInput
 
 @testable import StoreCatalog
 

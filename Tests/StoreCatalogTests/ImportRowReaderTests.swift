@@ -2,6 +2,7 @@ import Foundation
 import StoreCatalog
 import TestSupport
 import Testing
+import TextInput
 
 // Helpers shared by the *FormatTests suites: write an input, read it whole.
 

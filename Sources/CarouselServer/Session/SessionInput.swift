@@ -1,8 +1,8 @@
 import CarouselEngine
-import Foundation
 import MapCamera
 import MapSync
 import MapSyncSimulation
+import TextInput
 
 /// One message a session's client sends, parsed and checked.
 ///
@@ -27,34 +27,40 @@ enum SessionInput: Equatable {
 
     /// Parses `text`; the error says what a client should send instead.
     init(text: String) throws(SessionInputError) {
-        guard let data = text.data(using: .utf8),
-            let object = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) as? [String: Any]
-        else { throw SessionInputError("a message is a JSON object: {\"offset\": x}, {\"tapMarker\": i} or {\"layout\": {…}}") }
-        let keys = Set(object.keys)
+        let members: [JSONValue.Member]
+        do throws(JSONTokenizer.Failure) {
+            guard case .object(let object) = try JSONValue.parse(text.utf8, name: "the message") else {
+                throw .syntax(line: 1, column: 1, reason: "not an object")
+            }
+            members = object
+        } catch {
+            if case .duplicateMember(_, _, let name) = error {
+                throw SessionInputError("duplicate member \"\(name.prefix(40))\": each name may appear once in a message")
+            }
+            throw SessionInputError("a message is a JSON object: {\"offset\": x}, {\"tapMarker\": i} or {\"layout\": {…}}")
+        }
+        let message = JSONValue.object(members)
+        let keys = Set(members.map(\.key))
         if keys == ["offset"] {
-            guard let offset = try? JSONDecoder().decode(Offset.self, from: data).offset, offset.isFinite else {
+            guard case .number(let text) = message["offset"], let offset = Double(text), offset.isFinite else {
                 throw SessionInputError("offset must be a finite number")
             }
             self = .offset(offset)
         } else if keys == ["tapMarker"] {
-            guard let index = try? JSONDecoder().decode(TapMarker.self, from: data).tapMarker else {
+            guard let index = try? JSONValueDecoder(message["tapMarker"]!).singleValueContainer().decode(Int.self) else {
                 throw SessionInputError("tapMarker must be a whole store index")
             }
             self = .tapMarker(index)
         } else if keys == ["query"] {
-            self = .query(try Self.query(data))
+            self = .query(try Self.query(message["query"]!))
         } else if keys.contains("layout") && keys.isSubset(of: ["layout", "map", "initialIndex"]) || keys == ["map"] {
             // The scroll script's reader checks the layout and the map: same
             // keys, same messages.
-            var script = object
-            script["events"] = [Any]()
             let parsed: ScrollScript
-            do {
-                parsed = try ScrollScript(json: try JSONSerialization.data(withJSONObject: script))
-            } catch let error as ScrollScriptError {
-                throw SessionInputError(error.description)
+            do throws(ScrollScriptError) {
+                parsed = try ScrollScript(document: .object(members + [JSONValue.Member("events", .array([]))]))
             } catch {
-                throw SessionInputError("the layout or map is not valid JSON")
+                throw SessionInputError(error.description)
             }
             if keys.contains("layout") {
                 self = .layout(parsed)
@@ -72,53 +78,45 @@ enum SessionInput: Equatable {
 
     /// A `query` message: null, or an object of search items whose values
     /// are strings or numbers (`where`: a string or an array of them).
-    private static func query(_ data: Data) throws(SessionInputError) -> SessionQuery? {
-        let object: [String: QueryValue]?
-        do {
-            object = try JSONDecoder().decode(QueryMessage.self, from: data).query
-        } catch {
-            throw SessionInputError(
-                "query must be null or an object of search items ({\"q\": \"coffee\", …}) whose values are strings or numbers")
-        }
-        guard let object else { return nil }
+    private static func query(_ value: JSONValue) throws(SessionInputError) -> SessionQuery? {
+        let invalid = SessionInputError(
+            "query must be null or an object of search items ({\"q\": \"coffee\", …}) whose values are strings or numbers")
+        if value == .null { return nil }
+        guard case .object(let members) = value else { throw invalid }
         var items: [SessionQuery.Item] = []
-        for (name, value) in object.sorted(by: { $0.key < $1.key }) {
-            guard SessionQuery.names.contains(name) else {
+        for member in members.sorted(by: { $0.key < $1.key }) {
+            guard let texts = texts(of: member.value) else { throw invalid }
+            guard SessionQuery.names.contains(member.key) else {
                 let known = SessionQuery.names.sorted().joined(separator: ", ")
-                throw SessionInputError("query: unknown item '\(name.prefix(40))' (known: \(known))")
+                throw SessionInputError("query: unknown item '\(member.key.prefix(40))' (known: \(known))")
             }
-            guard name == "where" || value.texts.count == 1 else { throw SessionInputError("query: only where takes a list") }
-            items += value.texts.map { SessionQuery.Item(name: name, value: $0) }
+            guard member.key == "where" || texts.count == 1 else { throw SessionInputError("query: only where takes a list") }
+            items += texts.map { SessionQuery.Item(name: member.key, value: $0) }
         }
         return SessionQuery(items: items)
     }
 
-    private struct QueryMessage: Decodable { var query: [String: QueryValue]? }
-
     /// A query item's value as the text a URL would carry: a string as is,
-    /// a number as written (a whole number without a fraction); JSONDecoder
-    /// refuses `true` for either.
-    private struct QueryValue: Decodable {
-        var texts: [String]
-
-        init(from decoder: any Decoder) throws {
-            let container = try decoder.singleValueContainer()
-            if let string = try? container.decode(String.self) {
-                texts = [string]
-            } else if let integer = try? container.decode(Int.self) {
-                texts = [String(integer)]
-            } else if let number = try? container.decode(Double.self) {
-                texts = [String(number)]
-            } else {
-                texts = try container.decode([String].self)
+    /// a number as written (a whole number without a fraction), an array of
+    /// strings; nil for anything else (`true`, `null`, an object).
+    private static func texts(of value: JSONValue) -> [String]? {
+        switch value {
+        case .string(let string):
+            return [string]
+        case .number(let text):
+            if let integer = Int(text) { return [String(integer)] }
+            return Double(text).flatMap { $0.isFinite ? [String($0)] : nil }
+        case .array(let elements):
+            var strings: [String] = []
+            for element in elements {
+                guard case .string(let string) = element else { return nil }
+                strings.append(string)
             }
+            return strings
+        default:
+            return nil
         }
     }
-
-    // Decoded by JSONDecoder, which refuses `true` or `"3"` for a number
-    // (JSONSerialization would hand either over as an NSNumber).
-    private struct Offset: Decodable { var offset: Double }
-    private struct TapMarker: Decodable { var tapMarker: Int }
 }
 
 /// Why a session message was refused; sent back as an `error` message.

@@ -1,3 +1,5 @@
+import TextInput
+
 /// Splits delimited text into records, RFC 4180 style, byte by byte.
 ///
 /// Quoted fields may hold the delimiter, doubled quotes (`""` → `"`) and line
@@ -39,6 +41,14 @@ package struct CSVRowParser {
 
     /// Reads the next record into `fields` (emptied first).
     package mutating func nextRecord(into fields: inout RawFields) throws(ImportFileError) -> Outcome {
+        do throws(InputError) {
+            return try readRecord(into: &fields)
+        } catch {
+            throw ImportFileError(error)
+        }
+    }
+
+    private mutating func readRecord(into fields: inout RawFields) throws(InputError) -> Outcome {
         fields.removeAll()
         fieldsWithTextAfterQuote.removeAll(keepingCapacity: true)
         guard try skipEmptyLines() else { return .end }
@@ -73,7 +83,7 @@ package struct CSVRowParser {
 
     /// Consumes what ends a field, if it comes next: the delimiter, or the
     /// record's end (LF, CRLF, a final CR, the end of the file).
-    private mutating func fieldEnding() throws(ImportFileError) -> FieldEnding {
+    private mutating func fieldEnding() throws(InputError) -> FieldEnding {
         guard let byte = try reader.peek() else { return .recordEnd }
         if byte == delimiter {
             reader.advance()
@@ -95,7 +105,7 @@ package struct CSVRowParser {
     }
 
     /// Skips LF / CRLF lines with nothing on them; false at the end of file.
-    private mutating func skipEmptyLines() throws(ImportFileError) -> Bool {
+    private mutating func skipEmptyLines() throws(InputError) -> Bool {
         while let byte = try reader.peek() {
             if byte == Self.newline {
                 reader.advance()
@@ -114,7 +124,7 @@ package struct CSVRowParser {
 
     /// Skips spaces (and tabs, unless tab is the delimiter) around quotes.
     @inline(__always)
-    private mutating func skipPadding() throws(ImportFileError) {
+    private mutating func skipPadding() throws(InputError) {
         while let byte = try reader.peek(), byte == 0x20 || (byte == 0x09 && delimiter != 0x09) {
             reader.advance()
         }
@@ -123,18 +133,18 @@ package struct CSVRowParser {
     /// Reads an unquoted field up to the delimiter or the line's end (LF or
     /// CR), left unconsumed.
     @inline(__always)
-    private mutating func readUnquoted(into fields: inout RawFields) throws(ImportFileError) {
+    private mutating func readUnquoted(into fields: inout RawFields) throws(InputError) {
         let delimiter = delimiter
-        try fields.withBytes { (bytes) throws(ImportFileError) in
+        try fields.withBytes { (bytes) throws(InputError) in
             try reader.copy(into: &bytes) { $0 == delimiter || $0 == Self.newline || $0 == Self.carriageReturn }
         }
     }
 
     /// Reads a quoted field after its opening quote, through its closing
     /// quote; false when the file ends first.
-    private mutating func readQuoted(into fields: inout RawFields) throws(ImportFileError) -> Bool {
+    private mutating func readQuoted(into fields: inout RawFields) throws(InputError) -> Bool {
         while true {
-            try fields.withBytes { (bytes) throws(ImportFileError) in
+            try fields.withBytes { (bytes) throws(InputError) in
                 try reader.copy(into: &bytes) { $0 == Self.quote || $0 == Self.newline || $0 == Self.carriageReturn }
             }
             guard let byte = try reader.next() else { return false }

@@ -1,3 +1,5 @@
+import TextInput
+
 /// Streams the stores of a CSV or TSV file with a header row (RFC 4180 quoting).
 package struct CSVStoreRowReader: StoreRowReader {
     private var parser: CSVRowParser
@@ -14,8 +16,7 @@ package struct CSVStoreRowReader: StoreRowReader {
         chunkSize: Int = ByteReader.defaultChunkSize,
         maxRowBytes: Int = ByteReader.defaultMaxRowBytes
     ) throws(ImportFileError) {
-        var reader = try ByteReader(path: path, chunkSize: chunkSize, maxRowBytes: maxRowBytes)
-        try reader.skipByteOrderMark()
+        let reader = try ByteReader.openStoreFile(path: path, chunkSize: chunkSize, maxRowBytes: maxRowBytes)
         parser = CSVRowParser(reader: reader, delimiter: delimiter)
 
         func failure(_ reason: String, line: Int? = 1) -> ImportFileError {

@@ -1,3 +1,5 @@
+import TextInput
+
 /// Streams the stores of a GeoJSON FeatureCollection of Point features
 /// (RFC 7946): `geometry.coordinates` is `[longitude, latitude]`,
 /// `properties` give the other fields, and the Feature's own `id` member is
@@ -29,8 +31,7 @@ package struct GeoJSONStoreRowReader: StoreRowReader {
         path: String, chunkSize: Int = ByteReader.defaultChunkSize, maxRowBytes: Int = ByteReader.defaultMaxRowBytes
     ) throws(ImportFileError) {
         self.path = path
-        var reader = try ByteReader(path: path, chunkSize: chunkSize, maxRowBytes: maxRowBytes)
-        try reader.skipByteOrderMark()
+        let reader = try ByteReader.openStoreFile(path: path, chunkSize: chunkSize, maxRowBytes: maxRowBytes)
         tokenizer = JSONTokenizer(reader: reader)
         do throws(JSONTokenizer.Failure) {
             guard try tokenizer.skipWhitespace() != nil else {

@@ -1,3 +1,5 @@
+import TextInput
+
 /// One JSON object read as a row: its keys are the headers, its values the
 /// fields, so JSON rows go through the same `ColumnLayout` and
 /// `StoreRowValidator` as CSV rows.

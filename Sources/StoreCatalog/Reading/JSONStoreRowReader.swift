@@ -1,3 +1,5 @@
+import TextInput
+
 /// Streams the stores of a JSON array of objects or of JSON Lines (one
 /// object per line).
 package struct JSONStoreRowReader: StoreRowReader {
@@ -26,8 +28,7 @@ package struct JSONStoreRowReader: StoreRowReader {
     ) throws(ImportFileError) {
         self.path = path
         self.layout = layout
-        var reader = try ByteReader(path: path, chunkSize: chunkSize, maxRowBytes: maxRowBytes)
-        try reader.skipByteOrderMark()
+        let reader = try ByteReader.openStoreFile(path: path, chunkSize: chunkSize, maxRowBytes: maxRowBytes)
         tokenizer = JSONTokenizer(reader: reader)
         tokenizer.stopsAtLineBreaks = layout == .lines
 

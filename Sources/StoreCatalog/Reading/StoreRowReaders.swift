@@ -1,4 +1,5 @@
 import Foundation
+import TextInput
 
 /// Opens `url` for streaming as `format`: rows come out validated, one at a
 /// time, and the file is never loaded whole (memory stays flat with its size).

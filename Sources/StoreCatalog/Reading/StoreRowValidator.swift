@@ -1,5 +1,6 @@
 import Foundation
 import OpeningHours
+import TextInput
 
 /// Turns the raw fields of one row into a `Store`, or into every problem of
 /// the row: one issue per bad field, so a user fixes a row once.
