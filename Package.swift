@@ -40,6 +40,7 @@ let package = Package(
         // Seeded synthetic store lists (CSV) for the scale benchmark and tests.
         .library(name: "SyntheticStores", targets: ["SyntheticStores"]),
         .library(name: "CarouselServer", targets: ["CarouselServer"]),
+        .library(name: "PostgresCatalog", targets: ["PostgresCatalog"]),
         .executable(name: "carousel", targets: ["carousel"]),
     ],
     dependencies: [
@@ -63,6 +64,9 @@ let package = Package(
         // `swift package generate-documentation` for the DocC catalogs
         // (scripts/docs); a plugin only, nothing of it links into the modules.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        // The PostgreSQL + PostGIS catalog (issue 26): the wire protocol,
+        // COPY FROM STDIN included.
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         .target(
@@ -75,6 +79,18 @@ let package = Package(
             // a database from any directory, copied anywhere.
             // `Sources/StoreCatalog/Migrations` links to the top-level
             // `Migrations/`, the single source of truth.
+            resources: [.embedInCode("Migrations")]
+        ),
+        // The catalog on PostgreSQL + PostGIS, for several servers on one
+        // database (issue 26): the same answers as StoreCatalog's, whose
+        // row readers and validation it reuses. Its own SQL migrations,
+        // compiled in like StoreCatalog's.
+        .target(
+            name: "PostgresCatalog",
+            dependencies: [
+                "StoreCatalog", "Geo", .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             resources: [.embedInCode("Migrations")]
         ),
         .target(name: "CarouselEngine"),
@@ -204,6 +220,12 @@ let package = Package(
         ),
         .testTarget(name: "LocksTests", dependencies: ["Locks"]),
         .testTarget(name: "TextInputTests", dependencies: ["TextInput", "TestSupport"]),
+        // Against a PostgreSQL cluster of their own (initdb in a temporary
+        // directory, a Unix socket): the SQLite catalog's answers.
+        .testTarget(
+            name: "PostgresCatalogTests",
+            dependencies: ["PostgresCatalog", "StoreCatalog", "TestSupport", .product(name: "PostgresNIO", package: "postgres-nio")]
+        ),
         // Every app-facing module imported beside Observation, whose
         // `Observable` must stay unqualified: no name of ours shadows it.
         .testTarget(

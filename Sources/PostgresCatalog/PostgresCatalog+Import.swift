@@ -1,0 +1,158 @@
+import Foundation
+import NIOCore
+import PostgresNIO
+import StoreCatalog
+
+extension PostgresCatalog {
+    /// Imports a store list from `reader` in one transaction, as
+    /// `Catalog.importList(named:from:options:)` does: the same readers,
+    /// validation and report (StoreCatalog's `ForeignImport`), the same
+    /// keys (max + 1 in file order), the same errors. The stores stream to
+    /// the server with `COPY … FROM STDIN`; a failure or a lost connection
+    /// rolls everything back, and a replace is atomic (the old list is
+    /// deleted in the same transaction).
+    ///
+    /// Imports are serialized by a transaction-scoped advisory lock, so two
+    /// nodes importing at once hand out distinct keys.
+    ///
+    /// Memory: rows stream, but the ids seen are kept to tell duplicates
+    /// (about 100 bytes per store).
+    @discardableResult
+    public func importList(
+        named name: String, from reader: some StoreRowReader, options: ImportOptions = ImportOptions()
+    ) async throws -> ImportReport {
+        var source = try ForeignImport(list: name, reader: reader, options: options)
+        let logger = Logger(label: "carousel.postgres.import")
+        return try await withConnection { connection in
+            try await connection.withTransaction(logger: logger) { connection in
+                try await connection.query("SELECT pg_advisory_xact_lock(\(Self.importLockKey))", logger: logger)
+                var former: Int64 = 0
+                if let existing = try await connection.query("SELECT key FROM lists WHERE name = \(name)", logger: logger)
+                    .collect(Int64.self).first
+                {
+                    guard options.replace else { throw CatalogError.listExists(name) }
+                    try await connection.query("DELETE FROM list_items WHERE list = \(existing)", logger: logger)
+                    try await connection.query("DELETE FROM stores WHERE list = \(existing)", logger: logger)
+                    try await connection.query("DELETE FROM lists WHERE key = \(existing)", logger: logger)
+                    former = existing
+                }
+                // As SQLite's importer: a key above the replaced list's too.
+                let listKey = try await connection.query(
+                    """
+                    INSERT INTO lists (key, name, time_zone)
+                    SELECT greatest(coalesce(max(key), 0), \(former)) + 1, \(name), \(options.timeZone) FROM lists
+                    RETURNING key
+                    """, logger: logger
+                ).collect(Int64.self)[0]
+                let firstKey = try await connection.query(
+                    "SELECT coalesce(max(key), 0) + 1 FROM stores", logger: logger
+                ).collect(Int64.self)[0]
+
+                var written: Int64 = 0
+                try await connection.copyFrom(
+                    table: "stores",
+                    columns: ["key", "list", "id", "name", "latitude", "longitude", "address", "category", "phone", "attributes"],
+                    logger: logger
+                ) { writer in
+                    var buffer = ByteBuffer()
+                    buffer.reserveCapacity(1 << 16)
+                    // The reader is synchronous (file reads): a row at a time
+                    // between writes of 64 KiB.
+                    while let (store, _) = try source.next() {
+                        Self.appendCopyRow(store, key: firstKey + written, list: listKey, to: &buffer)
+                        written += 1
+                        if buffer.readableBytes >= 1 << 16 {
+                            try await writer.write(buffer)
+                            buffer.clear()
+                        }
+                    }
+                    if buffer.readableBytes > 0 { try await writer.write(buffer) }
+                }
+                let report = try source.finish(imported: Int(written))
+                try await fixColumns(source.columnsToFix, list: listKey, connection)
+                try await writeItems(list: listKey, order: options.order, connection)
+                return report
+            }
+        }
+    }
+
+    /// The advisory lock imports take (another constant than the
+    /// migrator's).
+    static let importLockKey: Int64 = 0x6361_726f_7573_0001
+
+    /// One row of COPY's text format
+    /// (https://www.postgresql.org/docs/15/sql-copy.html#id-1.9.3.55.9.2):
+    /// tab-separated, `\N` for NULL, backslash escapes.
+    static func appendCopyRow(_ store: Store, key: Int64, list: Int64, to buffer: inout ByteBuffer) {
+        buffer.writeString("\(key)\t\(list)\t")
+        appendText(store.id, to: &buffer)
+        buffer.writeInteger(UInt8(ascii: "\t"))
+        appendText(store.name, to: &buffer)
+        // Swift's description of a Double is the shortest that reads back
+        // exactly; float8 input reads it exactly too.
+        buffer.writeString("\t\(store.latitude)\t\(store.longitude)\t")
+        appendOptional(store.address, to: &buffer)
+        buffer.writeInteger(UInt8(ascii: "\t"))
+        appendOptional(store.category, to: &buffer)
+        buffer.writeInteger(UInt8(ascii: "\t"))
+        appendOptional(store.phone, to: &buffer)
+        buffer.writeInteger(UInt8(ascii: "\t"))
+        appendOptional(AttributesJSON.text(store.attributes), to: &buffer)
+        buffer.writeInteger(UInt8(ascii: "\n"))
+    }
+
+    /// An empty optional value is NULL, as the SQLite importer stores it.
+    private static func appendOptional(_ text: String?, to buffer: inout ByteBuffer) {
+        if let text, !text.isEmpty { appendText(text, to: &buffer) } else { buffer.writeString("\\N") }
+    }
+
+    private static func appendText(_ text: String, to buffer: inout ByteBuffer) {
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\\"): buffer.writeString("\\\\")
+            case UInt8(ascii: "\t"): buffer.writeString("\\t")
+            case UInt8(ascii: "\n"): buffer.writeString("\\n")
+            case UInt8(ascii: "\r"): buffer.writeString("\\r")
+            default: buffer.writeInteger(byte)
+            }
+        }
+    }
+
+    /// Rewrites the attributes of the columns whose type was guessed wrong
+    /// while streaming (see `AttributeTyping` in StoreCatalog).
+    private func fixColumns(_ fixes: [String: AttributeType], list: Int64, _ connection: PostgresConnection) async throws {
+        guard !fixes.isEmpty else { return }
+        let logger = Logger(label: "carousel.postgres.import")
+        let rows = try await connection.query(
+            "SELECT key, attributes::text FROM stores WHERE list = \(list) AND attributes IS NOT NULL", logger: logger
+        ).collect((Int64, String).self)
+        for (key, text) in rows {
+            guard let fixed = AttributeColumnFix.apply(try AttributesJSON.decode(text), fixes) else { continue }
+            try await connection.query(
+                "UPDATE stores SET attributes = \(AttributesJSON.text(fixed))::jsonb WHERE key = \(key)", logger: logger)
+        }
+    }
+
+    /// The list's items in its carousel order, numbered in one statement:
+    /// file order is key order; by name as SQLite's `COLLATE NOCASE` (ASCII
+    /// folded), then bytes, then file order; by distance with SQLite's
+    /// haversine (migration 0001's `carousel_haversine`), then file order.
+    private func writeItems(list: Int64, order: ImportOrder, _ connection: PostgresConnection) async throws {
+        let logger = Logger(label: "carousel.postgres.import")
+        let sortKey: String
+        switch order {
+        case .file: sortKey = "key"
+        case .name:
+            sortKey =
+                "translate(name, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz') COLLATE \"C\", name COLLATE \"C\", key"
+        case let .distance(origin):
+            sortKey = "carousel_haversine(\(origin.latitude), \(origin.longitude), latitude, longitude), key"
+        }
+        try await connection.query(
+            """
+            INSERT INTO list_items (list, position, store)
+            SELECT list, (row_number() OVER (ORDER BY \(unescaped: sortKey)) - 1)::integer, key
+            FROM stores WHERE list = \(list)
+            """, logger: logger)
+    }
+}

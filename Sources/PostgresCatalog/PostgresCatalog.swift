@@ -1,0 +1,291 @@
+import Foundation
+import Geo
+import Logging
+import NIOCore
+import PostgresNIO
+import StoreCatalog
+
+/// The store catalog on PostgreSQL + PostGIS (issue 26, first milestone):
+/// the same answers as `Catalog` on the same data.
+///
+/// Each operation opens its own connection (a pool comes with the CLI and
+/// server wiring); the schema is migrated once, when the catalog opens.
+public final class PostgresCatalog: Sendable {
+    public let url: PostgresURL
+    private let configuration: PostgresConnection.Configuration
+    private let logger: Logger
+
+    /// Connects to `url`, checks PostGIS and migrates the schema under an
+    /// advisory lock. Every failure is a one-line `PostgresCatalogError`.
+    public init(url: PostgresURL, logger: Logger = Logger(label: "carousel.postgres")) async throws {
+        self.url = url
+        self.logger = logger
+        var configuration: PostgresConnection.Configuration
+        if url.isUnixSocket {
+            configuration = .init(
+                unixSocketPath: url.socketPath, username: url.user, password: url.password, database: url.database)
+        } else {
+            // sslmode: disable and allow connect in clear text, as libpq does
+            // first; TLS modes are for the deployment milestone.
+            configuration = .init(
+                host: url.host, port: url.port, username: url.user, password: url.password, database: url.database,
+                tls: .disable)
+        }
+        configuration.options.connectTimeout = .seconds(10)
+        self.configuration = configuration
+        _ = try await withConnection { connection in
+            try await PostgresMigration.migrate(connection, url: url, logger: logger)
+        }
+    }
+
+    /// The schema version this binary writes.
+    public static var latestSchemaVersion: Int { PostgresMigration.latestVersion }
+
+    /// Runs `body` on a new connection, closed after; errors in one line.
+    func withConnection<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
+        let connection: PostgresConnection
+        do {
+            connection = try await PostgresConnection.connect(configuration: configuration, id: 1, logger: logger)
+        } catch {
+            throw oneLine(error, connecting: true)
+        }
+        do {
+            let value = try await body(connection)
+            try? await connection.close()
+            return value
+        } catch {
+            try? await connection.close()
+            throw oneLine(error, connecting: false)
+        }
+    }
+
+    /// `error` as a one-line `PostgresCatalogError` naming the masked URL;
+    /// the catalog's own errors as they are.
+    private func oneLine(_ error: any Error, connecting: Bool) -> any Error {
+        if error is PostgresCatalogError || error is CatalogError { return error }
+        if let error = error as? PostgresTransactionError {
+            if let closure = error.closureError { return oneLine(closure, connecting: connecting) }
+        }
+        guard let error = error as? PSQLError else {
+            return PostgresCatalogError.database(url.description, "\(error)")
+        }
+        if let server = error.serverInfo, let message = server[.message] {
+            let code = server[.sqlState] ?? ""
+            // 28P01 invalid_password, 28000 invalid_authorization_specification
+            // (https://www.postgresql.org/docs/15/errcodes-appendix.html).
+            if code.hasPrefix("28") { return PostgresCatalogError.authentication(url.description, message) }
+            if connecting { return PostgresCatalogError.unreachable(url.description, message) }
+            return PostgresCatalogError.database(url.description, message)
+        }
+        if connecting {
+            let reason = error.underlying.map { "\($0)" } ?? "\(error.code)"
+            return PostgresCatalogError.unreachable(url.description, reason)
+        }
+        return PostgresCatalogError.database(url.description, "\(error.code)")
+    }
+
+    /// The schema version of the database.
+    public func schemaVersion() async throws -> Int {
+        try await withConnection { connection in
+            try await connection.query("SELECT coalesce(max(version), 0) FROM carousel_schema", logger: logger)
+                .collect(Int.self).first ?? 0
+        }
+    }
+
+    // MARK: Queries
+
+    static let storeColumns =
+        "s.id, s.name, s.latitude, s.longitude, s.address, s.category, s.phone, s.attributes::text"
+    typealias StoreRow = (String, String, Double, Double, String?, String?, String?, String?)
+
+    static func store(_ row: StoreRow) throws -> Store {
+        Store(
+            id: row.0, name: row.1, latitude: row.2, longitude: row.3, address: row.4, category: row.5, phone: row.6,
+            attributes: try row.7.map { try AttributesJSON.decode($0) } ?? [:])
+    }
+
+    /// Every list with its store count, by name (byte order, as SQLite's).
+    public func lists() async throws -> [ListSummary] {
+        try await withConnection { connection in
+            try await connection.query(
+                """
+                SELECT name, coalesce((SELECT max(position) + 1 FROM list_items WHERE list = lists.key), 0)::bigint
+                FROM lists ORDER BY name COLLATE "C"
+                """, logger: logger
+            ).collect((String, Int).self).map { ListSummary(name: $0.0, count: $0.1) }
+        }
+    }
+
+    /// How many stores `list` holds: its last position + 1, one index seek.
+    public func count(list: String) async throws -> Int {
+        try await withConnection { connection in try await count(list, connection) }
+    }
+
+    private func count(_ list: String, _ connection: PostgresConnection) async throws -> Int {
+        let key = try await listKey(list, connection)
+        return try await connection.query(
+            "SELECT coalesce(max(position) + 1, 0)::bigint FROM list_items WHERE list = \(key)", logger: logger
+        ).collect(Int.self).first ?? 0
+    }
+
+    private func listKey(_ name: String, _ connection: PostgresConnection) async throws -> Int64 {
+        guard
+            let key = try await connection.query("SELECT key FROM lists WHERE name = \(name)", logger: logger)
+                .collect(Int64.self).first
+        else { throw CatalogError.listNotFound(name) }
+        return key
+    }
+
+    /// The stores of `list` in carousel order.
+    public func stores(list: String) async throws -> [Store] {
+        try await withConnection { connection in
+            let key = try await listKey(list, connection)
+            return try await connection.query(
+                """
+                SELECT \(unescaped: Self.storeColumns) FROM list_items AS i JOIN stores AS s ON s.key = i.store
+                WHERE i.list = \(key) ORDER BY i.position
+                """, logger: logger
+            ).collect(StoreRow.self).map(Self.store)
+        }
+    }
+
+    /// The store at `position` (0-based) of `list`: one statement, a seek
+    /// on each primary key.
+    public func store(list: String, at position: Int) async throws -> Store {
+        try await withConnection { connection in
+            let found = try await connection.query(
+                """
+                SELECT \(unescaped: Self.storeColumns)
+                FROM lists AS l
+                JOIN list_items AS i ON i.list = l.key AND i.position = \(position)
+                JOIN stores AS s ON s.key = i.store
+                WHERE l.name = \(list)
+                """, logger: logger
+            ).collect(StoreRow.self).first
+            guard let found else {
+                throw CatalogError.positionOutOfRange(list: list, position: position, count: try await count(list, connection))
+            }
+            return try Self.store(found)
+        }
+    }
+
+    /// The `limit` stores nearest to `origin` by great-circle distance (the
+    /// SQLite catalog's haversine, `Haversine`), nearest first, ties by
+    /// store key; optionally within `withinMeters` and of `list`.
+    ///
+    /// PostGIS orders candidates by KNN on the GiST index (`<->` on
+    /// geography is the distance on the sphere, radius 6,371,008.7714 m:
+    /// https://postgis.net/docs/geography_distance_knn.html); each is then
+    /// measured exactly. Candidates are fetched until the last one's KNN
+    /// distance is beyond the k-th exact distance by a margin that covers
+    /// the two radii and rounding (0.1 % + 1 m), so the re-ranked answer is
+    /// exact.
+    public func nearest(
+        to origin: Coordinate, limit: Int = 10, withinMeters: Double? = nil, list: String? = nil
+    ) async throws -> [StoreDistance] {
+        guard origin.isValid else { throw CatalogError.invalidArgument("\(origin) is not a valid latitude,longitude") }
+        guard limit > 0 else { throw CatalogError.invalidArgument("the limit must be at least 1 (got \(limit))") }
+        var maxRadius = Haversine.maximumDistanceMeters
+        if let withinMeters {
+            guard withinMeters >= 0 else {  // NaN too
+                throw CatalogError.invalidArgument("the radius must be a distance of 0 or more (got \(withinMeters))")
+            }
+            maxRadius = min(withinMeters, Haversine.maximumDistanceMeters)
+        }
+        let radius = maxRadius
+        return try await withConnection { connection in
+            var listKey: Int64?
+            if let list { listKey = try await self.listKey(list, connection) }
+            let point = "SRID=4326;POINT(\(origin.longitude) \(origin.latitude))"
+            var fetch = limit * 2 + 16
+            while true {
+                // The search radius on PostGIS's sphere, a margin wider
+                // (see above); the exact radius is applied after.
+                var binds = PostgresBindings()
+                binds.append(point)
+                binds.append(radius * 1.001 + 1)
+                binds.append(Int64(fetch))
+                var listFilter = ""
+                if let listKey {
+                    binds.append(listKey)
+                    listFilter = "AND s.list = $4"
+                }
+                let query = PostgresQuery(
+                    unsafeSQL: """
+                        SELECT s.key, \(Self.storeColumns), s.point <-> $1::geography
+                        FROM stores AS s
+                        WHERE ST_DWithin(s.point, $1::geography, $2, false) \(listFilter)
+                        ORDER BY s.point <-> $1::geography
+                        LIMIT $3
+                        """, binds: binds)
+                let rows = try await connection.query(query, logger: logger)
+                    .collect((Int64, String, String, Double, Double, String?, String?, String?, String?, Double).self)
+                var found: [(key: Int64, distance: Double, row: StoreRow)] = []
+                for row in rows {
+                    let distance = Haversine.distance(origin, Coordinate(latitude: row.3, longitude: row.4))
+                    if distance <= radius { found.append((row.0, distance, (row.1, row.2, row.3, row.4, row.5, row.6, row.7, row.8))) }
+                }
+                found.sort { ($0.distance, $0.key) < ($1.distance, $1.key) }
+                let complete =
+                    rows.count < fetch
+                    || (found.count >= limit && rows.last!.9 > found[limit - 1].distance * 1.001 + 1)
+                if complete {
+                    return try found.prefix(limit).map { StoreDistance(store: try Self.store($0.row), distanceMeters: $0.distance) }
+                }
+                fetch *= 4
+            }
+        }
+    }
+
+    /// The stores inside `box`, of `list` or of any list, in the SQLite
+    /// catalog's order: by latitude band (1/64°), then by longitude range
+    /// (two across the antimeridian, west one first), longitude, latitude
+    /// and store key.
+    public func stores(in box: BoundingBox, list: String? = nil) async throws -> [Store] {
+        try await withConnection { connection in
+            var listKey: Int64?
+            if let list { listKey = try await self.listKey(list, connection) }
+            let ranges = box.longitudeRanges
+            let first = ranges[0]
+            let second = ranges.count > 1 ? ranges[1] : ranges[0]
+            var binds = PostgresBindings()
+            binds.append(Int64((box.south + 90) * 64))
+            binds.append(Int64((box.north + 90) * 64))
+            binds.append(box.south)
+            binds.append(box.north)
+            binds.append(first.lowerBound)
+            binds.append(first.upperBound)
+            binds.append(second.lowerBound)
+            binds.append(second.upperBound)
+            var listFilter = ""
+            if let listKey {
+                binds.append(listKey)
+                listFilter = "AND s.list = $9"
+            }
+            let query = PostgresQuery(
+                unsafeSQL: """
+                    SELECT \(Self.storeColumns) FROM stores AS s
+                    WHERE s.band BETWEEN $1 AND $2 AND s.latitude BETWEEN $3 AND $4
+                      AND (s.longitude BETWEEN $5 AND $6 OR s.longitude BETWEEN $7 AND $8) \(listFilter)
+                    ORDER BY s.band, CASE WHEN s.longitude BETWEEN $5 AND $6 THEN 0 ELSE 1 END,
+                             s.longitude, s.latitude, s.key
+                    """, binds: binds)
+            return try await connection.query(query, logger: logger).collect(StoreRow.self).map(Self.store)
+        }
+    }
+}
+
+extension PostgresRowSequence {
+    /// Every row decoded as `type`.
+    func collect<T: PostgresDecodable & Sendable>(_ type: T.Type) async throws -> [T] {
+        var values: [T] = []
+        for try await value in decode(type) { values.append(value) }
+        return values
+    }
+
+    func collect<each T: PostgresDecodable & Sendable>(_ types: (repeat each T).Type) async throws -> [(repeat each T)] {
+        var values: [(repeat each T)] = []
+        for try await value in decode(types) { values.append(value) }
+        return values
+    }
+}

@@ -1,0 +1,300 @@
+import Foundation
+import StoreCatalog
+import TestSupport
+import Testing
+
+@testable import PostgresCatalog
+
+@Suite("PostgreSQL URL")
+struct PostgresURLTests {
+    @Test func parsesLibpqForms() throws {
+        let url = try PostgresURL("postgres://alice:s%40cret@db.example.com:6543/stores?sslmode=require")
+        #expect(url.user == "alice")
+        #expect(url.password == "s@cret")
+        #expect(url.host == "db.example.com")
+        #expect(url.port == 6543)
+        #expect(url.database == "stores")
+        #expect(url.sslMode == .require)
+        #expect(!url.isUnixSocket)
+
+        let socket = try PostgresURL("postgresql://bob@/catalog?host=/var/run/postgresql")
+        #expect(socket.isUnixSocket)
+        #expect(socket.host == "/var/run/postgresql")
+        #expect(socket.socketPath == "/var/run/postgresql/.s.PGSQL.5432")
+        #expect(socket.database == "catalog")
+        #expect(socket.password == nil)
+        #expect(socket.sslMode == .prefer)
+
+        let encodedSocket = try PostgresURL("postgresql://%2Ftmp%2Fpg:5433/x")
+        #expect(encodedSocket.host == "/tmp/pg")
+        #expect(encodedSocket.socketPath == "/tmp/pg/.s.PGSQL.5433")
+
+        let ipv6 = try PostgresURL("postgresql://u:p@[::1]:5432/d")
+        #expect(ipv6.host == "::1")
+
+        let defaults = try PostgresURL("postgresql://carl@localhost")
+        #expect(defaults.port == 5432)
+        #expect(defaults.database == "carl")
+    }
+
+    @Test func descriptionMasksThePassword() throws {
+        let url = try PostgresURL("postgres://alice:hunter2@db:5432/stores")
+        #expect(url.description == "postgresql://alice:***@db:5432/stores")
+        #expect(!url.description.contains("hunter2"))
+        #expect(url.unmasked.contains("hunter2"))
+        #expect(try PostgresURL(url.unmasked) == url)
+        #expect(PostgresURL.mask("postgres://a:hunter2@h/d?password=x") == "postgres://a:***@h/d?password=***")
+    }
+
+    @Test func rejectsBadURLsInOneLineWithoutThePassword() {
+        for text in [
+            "mysql://a:hunter2@h/d", "postgres://a:hunter2@h:port/d", "postgres://a:hunter2@h/d?sslmode=maybe",
+            "postgres://a:hunter2@h:70000/d", "postgres://a:hunter2@h/d?nonsense=1",
+        ] {
+            #expect {
+                try PostgresURL(text)
+            } throws: { error in
+                let message = "\(error)"
+                return !message.contains("hunter2") && !message.contains("\n")
+            }
+        }
+    }
+
+    @Test func tellsURLsFromPaths() {
+        #expect(PostgresURL.isPostgresURL("postgres://h/d"))
+        #expect(PostgresURL.isPostgresURL("postgresql://h/d"))
+        #expect(!PostgresURL.isPostgresURL("catalog.sqlite"))
+    }
+}
+
+/// The PostgreSQL catalog against the SQLite one on the GeoNames fixtures,
+/// on a cluster of the suite's own.
+@Suite("PostgreSQL catalog", .serialized)
+struct PostgresCatalogTests {
+    /// A cluster per test: initdb takes ~1 s; the suite is a handful.
+    static func withCluster(_ body: (PostgresCluster) async throws -> Void) async throws {
+        guard PostgresCluster.available else {
+            if PostgresCluster.mustRun {
+                Issue.record("CI is set but \(PostgresCluster.missingMessage)")
+            } else {
+                print(PostgresCluster.missingMessage)
+            }
+            return
+        }
+        let cluster = try PostgresCluster()
+        defer { cluster.stop() }
+        try await body(cluster)
+    }
+
+    static func reader(_ name: String) throws -> any StoreRowReader {
+        try makeStoreRowReader(for: Paths.geoNames.appendingPathComponent(name), format: .csv)
+    }
+
+    static func sqlite(_ directory: TemporaryDirectory) throws -> Catalog {
+        let catalog = try Catalog(path: directory.path("catalog.sqlite").path)
+        try catalog.importList(named: "world", from: reader("geonames-world.csv"))
+        try catalog.importList(named: "kr", from: reader("geonames-kr.csv"))
+        try catalog.importList(named: "kr-by-name", from: reader("geonames-kr.csv"), options: ImportOptions(order: .name))
+        try catalog.importList(
+            named: "kr-by-distance", from: reader("geonames-kr.csv"),
+            options: ImportOptions(order: .distance(from: Coordinate(latitude: 37.5665, longitude: 126.978))))
+        return catalog
+    }
+
+    static func postgres(_ cluster: PostgresCluster, database: String = "catalog") async throws -> PostgresCatalog {
+        try cluster.createDatabase(database)
+        let catalog = try await PostgresCatalog(url: PostgresURL(cluster.url(database)))
+        try await catalog.importList(named: "world", from: reader("geonames-world.csv"))
+        try await catalog.importList(named: "kr", from: reader("geonames-kr.csv"))
+        try await catalog.importList(named: "kr-by-name", from: reader("geonames-kr.csv"), options: ImportOptions(order: .name))
+        try await catalog.importList(
+            named: "kr-by-distance", from: reader("geonames-kr.csv"),
+            options: ImportOptions(order: .distance(from: Coordinate(latitude: 37.5665, longitude: 126.978))))
+        return catalog
+    }
+
+    static func expectSame(_ a: [StoreDistance], _ b: [StoreDistance], _ what: String) {
+        #expect(a.map(\.store) == b.map(\.store), "\(what): stores")
+        for (x, y) in zip(a, b) {
+            #expect(abs(x.distanceMeters - y.distanceMeters) <= 1e-6 * max(1, y.distanceMeters), "\(what): distance")
+        }
+    }
+
+    @Test func sameAnswersAsSQLite() async throws {
+        try await Self.withCluster { cluster in
+            let directory = try TemporaryDirectory()
+            let sqlite = try Self.sqlite(directory)
+            let postgres = try await Self.postgres(cluster)
+
+            #expect(try await postgres.lists() == sqlite.lists())
+            for list in ["world", "kr", "kr-by-name", "kr-by-distance"] {
+                #expect(try await postgres.count(list: list) == sqlite.count(list: list))
+                #expect(try await postgres.stores(list: list) == sqlite.stores(list: list), "order of \(list)")
+                for position in [0, 1, 57, try sqlite.count(list: list) - 1] {
+                    #expect(try await postgres.store(list: list, at: position) == sqlite.store(list: list, at: position))
+                }
+            }
+            await #expect(throws: CatalogError.listNotFound("nope")) { try await postgres.count(list: "nope") }
+            await #expect(throws: CatalogError.positionOutOfRange(list: "kr", position: 311, count: 311)) {
+                try await postgres.store(list: "kr", at: 311)
+            }
+
+            var random = SplitMix64(seed: 26)
+            let origins =
+                [
+                    Coordinate(latitude: 37.5665, longitude: 126.978), Coordinate(latitude: 0, longitude: 179.9),
+                    Coordinate(latitude: -33.9, longitude: 151.2), Coordinate(latitude: 89.9, longitude: 0),
+                    Coordinate(latitude: 64.1, longitude: -21.9),
+                ]
+                + (0..<40).map { _ in
+                    Coordinate(latitude: Double.random(in: -90...90, using: &random), longitude: Double.random(in: -180...180, using: &random))
+                }
+            for origin in origins {
+                for (limit, within, list) in [(1, nil, nil), (10, nil, nil), (25, 500_000.0, nil), (10, nil, "kr"), (5, 50_000.0, "kr")]
+                    as [(Int, Double?, String?)]
+                {
+                    Self.expectSame(
+                        try await postgres.nearest(to: origin, limit: limit, withinMeters: within, list: list),
+                        try sqlite.nearest(to: origin, limit: limit, withinMeters: within, list: list),
+                        "nearest \(origin) \(limit) \(String(describing: within)) \(list ?? "-")")
+                }
+            }
+
+            let boxes = try [
+                BoundingBox(south: 33, west: 124, north: 39, east: 132),
+                BoundingBox(south: -50, west: 170, north: 10, east: -170),  // across the antimeridian
+                BoundingBox(south: 40, west: -10, north: 55, east: 20),
+                BoundingBox(south: -90, west: -180, north: 90, east: 180),
+            ]
+            for box in boxes {
+                #expect(try await postgres.stores(in: box) == sqlite.stores(in: box), "box \(box)")
+                #expect(try await postgres.stores(in: box, list: "kr") == sqlite.stores(in: box, list: "kr"), "box \(box) kr")
+            }
+        }
+    }
+
+    @Test func importIsAllOrNothingAndReplaceIsAtomic() async throws {
+        try await Self.withCluster { cluster in
+            let directory = try TemporaryDirectory()
+            try cluster.createDatabase("catalog")
+            let postgres = try await PostgresCatalog(url: PostgresURL(cluster.url("catalog")))
+            let sqlite = try Catalog(path: directory.path("catalog.sqlite").path)
+            let good = try directory.write("good.csv", "id,name,latitude,longitude,size\na,A,1,2,3\nb,B,3,4,7A\n")
+            let bad = try directory.write("bad.csv", "id,name,latitude,longitude\nc,C,1,2\nc,D,3,4\nd,E,95,4\n")
+            let reportP = try await postgres.importList(named: "l", from: makeStoreRowReader(for: good, format: .csv))
+            let reportS = try sqlite.importList(named: "l", from: makeStoreRowReader(for: good, format: .csv))
+            #expect(reportP == reportS)
+            #expect(try await postgres.stores(list: "l") == sqlite.stores(list: "l"))
+
+            await #expect(throws: CatalogError.listExists("l")) {
+                try await postgres.importList(named: "l", from: makeStoreRowReader(for: good, format: .csv))
+            }
+            // A rejected replace leaves the list as it was; the report is SQLite's.
+            var errorP: CatalogError?
+            var errorS: CatalogError?
+            do {
+                try await postgres.importList(
+                    named: "l", from: makeStoreRowReader(for: bad, format: .csv), options: ImportOptions(replace: true))
+            } catch let error as CatalogError { errorP = error }
+            do {
+                try sqlite.importList(named: "l", from: makeStoreRowReader(for: bad, format: .csv), options: ImportOptions(replace: true))
+            } catch let error as CatalogError { errorS = error }
+            #expect(errorP != nil)
+            #expect(errorP == errorS)
+            #expect(try await postgres.stores(list: "l") == sqlite.stores(list: "l"))
+
+            let skipP = try await postgres.importList(
+                named: "l", from: makeStoreRowReader(for: bad, format: .csv), options: ImportOptions(skipInvalid: true, replace: true))
+            let skipS = try sqlite.importList(
+                named: "l", from: makeStoreRowReader(for: bad, format: .csv), options: ImportOptions(skipInvalid: true, replace: true))
+            #expect(skipP == skipS)
+            #expect(try await postgres.stores(list: "l") == sqlite.stores(list: "l"))
+            #expect(try await postgres.lists() == sqlite.lists())
+        }
+    }
+
+    @Test func twoNodesMigrateOnce() async throws {
+        try await Self.withCluster { cluster in
+            try cluster.createDatabase("catalog")
+            let url = try PostgresURL(cluster.url("catalog"))
+            async let first = PostgresCatalog(url: url)
+            async let second = PostgresCatalog(url: url)
+            let (a, b) = try await (first, second)
+            #expect(try await a.schemaVersion() == PostgresCatalog.latestSchemaVersion)
+            #expect(try await b.schemaVersion() == PostgresCatalog.latestSchemaVersion)
+            // A third open finds nothing to do.
+            _ = try await PostgresCatalog(url: url)
+            #expect(try await a.lists() == [])
+        }
+    }
+
+    @Test func oneLineErrors() async throws {
+        try await Self.withCluster { cluster in
+            try cluster.createDatabase("bare", postGIS: false)
+            try cluster.psql("postgres", "CREATE ROLE alice LOGIN PASSWORD 'right'")
+            try cluster.createDatabase("catalog")
+
+            func message(_ url: String) async -> String {
+                do {
+                    _ = try await PostgresCatalog(url: PostgresURL(url))
+                    return "opened"
+                } catch { return "\(error)" }
+            }
+            let noPostGIS = await message(cluster.url("bare"))
+            #expect(noPostGIS.contains("CREATE EXTENSION postgis"), "\(noPostGIS)")
+            #expect(!noPostGIS.contains("\n"))
+
+            let unreachable = await message("postgresql://u:hunter2@/d?host=/nonexistent-dir")
+            #expect(unreachable.hasPrefix("cannot connect to postgresql://u:***@"), "\(unreachable)")
+            #expect(!unreachable.contains("hunter2") && !unreachable.contains("\n"))
+
+            let refused = await message("postgresql://u:hunter2@127.0.0.1:1/d")
+            #expect(refused.hasPrefix("cannot connect to postgresql://u:***@127.0.0.1:1/d"), "\(refused)")
+
+            let noDatabase = await message(cluster.url("missing", password: "hunter2"))
+            #expect(noDatabase.contains("***") && !noDatabase.contains("hunter2") && !noDatabase.contains("\n"), "\(noDatabase)")
+
+            // A schema version from the future.
+            _ = try await PostgresCatalog(url: PostgresURL(cluster.url("catalog")))
+            try cluster.psql("catalog", "INSERT INTO carousel_schema (version) VALUES (999)")
+            let tooNew = await message(cluster.url("catalog"))
+            #expect(tooNew.contains("schema version 999"), "\(tooNew)")
+            #expect(!tooNew.contains("\n"))
+        }
+    }
+}
+
+/// A migration file is sent one statement at a time (postgres-nio has no
+/// simple-query protocol): the split must respect PostgreSQL's lexical
+/// rules.
+@Suite("PostgreSQL migration statements")
+struct PostgresMigrationStatementTests {
+    @Test func splitsAtSemicolonsOutsideCommentsQuotesAndDollarBodies() {
+        let sql = """
+            -- a comment; with a semicolon
+            CREATE TABLE a (x text DEFAULT 'it''s; here');
+            CREATE FUNCTION f() RETURNS int LANGUAGE sql AS $$ SELECT 1; $$;
+            CREATE FUNCTION g() RETURNS int LANGUAGE sql AS $body$ SELECT 2; $body$;
+            COMMENT ON TABLE a IS "odd;name";
+            ;
+            """
+        #expect(
+            PostgresMigration.statements(in: sql) == [
+                "CREATE TABLE a (x text DEFAULT 'it''s; here')",
+                "CREATE FUNCTION f() RETURNS int LANGUAGE sql AS $$ SELECT 1; $$",
+                "CREATE FUNCTION g() RETURNS int LANGUAGE sql AS $body$ SELECT 2; $body$",
+                #"COMMENT ON TABLE a IS "odd;name""#,
+            ])
+    }
+
+    @Test func theShippedMigrationsSplitIntoWholeStatements() {
+        for migration in PostgresMigration.all {
+            let statements = PostgresMigration.statements(in: migration.sql)
+            #expect(!statements.isEmpty)
+            for statement in statements {
+                #expect(!statement.contains("--"), "\(migration.fileName): a comment left in \(statement.prefix(40))")
+                #expect(statement.first?.isLetter == true, "\(migration.fileName): \(statement.prefix(40))")
+            }
+        }
+    }
+}

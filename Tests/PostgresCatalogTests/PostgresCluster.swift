@@ -1,0 +1,110 @@
+import Foundation
+import Testing
+
+/// A throwaway PostgreSQL 15 cluster for the tests: `initdb` into a
+/// temporary directory, started on a Unix socket only (no TCP port, so no
+/// port to choose), stopped and removed at the end.
+///
+/// PostgreSQL refuses to run as root (CI runs as root): then the cluster
+/// runs as the `postgres` user through `runuser`, in a directory it owns.
+final class PostgresCluster: @unchecked Sendable {
+    static let binaries = URL(fileURLWithPath: "/usr/lib/postgresql/15/bin")
+
+    let directory: URL
+    var socketDirectory: String { directory.appendingPathComponent("socket").path }
+    let user = "postgres"
+
+    /// Whether PostgreSQL (and PostGIS) can run here: when not, the test is
+    /// skipped with a message, except under CI, where it fails.
+    static var available: Bool {
+        FileManager.default.isExecutableFile(atPath: binaries.appendingPathComponent("initdb").path)
+            && FileManager.default.fileExists(atPath: "/usr/share/postgresql/15/extension/postgis.control")
+    }
+
+    static let missingMessage =
+        "PostgreSQL 15 + PostGIS 3 are not installed (scripts/install-system-deps installs them): test skipped"
+
+    /// Whether the binaries are missing where they must not be.
+    static var mustRun: Bool { ProcessInfo.processInfo.environment["CI"] != nil }
+
+    init() throws {
+        directory = URL(fileURLWithPath: "/tmp").appendingPathComponent("carousel-pg-\(UUID().uuidString.prefix(8))")
+        let data = directory.appendingPathComponent("data").path
+        try FileManager.default.createDirectory(atPath: socketDirectory, withIntermediateDirectories: true)
+        if getuid() == 0 { try run("/bin/chown", ["-R", "postgres:postgres", directory.path], asPostgres: false) }
+        try run(
+            Self.binaries.appendingPathComponent("initdb").path,
+            ["-D", data, "-U", user, "-A", "trust", "--no-sync", "-E", "UTF8", "--locale=C"])
+        // Sockets only; fsync off: a test cluster needs no durability.
+        try run(
+            Self.binaries.appendingPathComponent("pg_ctl").path,
+            [
+                "-D", data, "-w", "-t", "60", "-l", directory.appendingPathComponent("log").path, "-o",
+                "-c listen_addresses='' -c unix_socket_directories='\(socketDirectory)' -c fsync=off -c max_connections=40",
+                "start",
+            ])
+    }
+
+    /// Creates `database`, with PostGIS unless told not to.
+    func createDatabase(_ database: String, postGIS: Bool = true) throws {
+        try psql("postgres", "CREATE DATABASE \(database)")
+        if postGIS { try psql(database, "CREATE EXTENSION postgis") }
+    }
+
+    /// The URL of `database` on this cluster's socket.
+    func url(_ database: String, user: String? = nil, password: String? = nil) -> String {
+        let userInfo = (user ?? self.user) + (password.map { ":\($0)" } ?? "")
+        return "postgresql://\(userInfo)@/\(database)?host=\(socketDirectory)"
+    }
+
+    func psql(_ database: String, _ sql: String) throws {
+        try run(
+            Self.binaries.appendingPathComponent("psql").path,
+            ["-X", "-q", "-v", "ON_ERROR_STOP=1", "-h", socketDirectory, "-U", user, "-d", database, "-c", sql])
+    }
+
+    func stop() {
+        try? run(
+            Self.binaries.appendingPathComponent("pg_ctl").path,
+            ["-D", directory.appendingPathComponent("data").path, "-m", "immediate", "-w", "-t", "30", "stop"])
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// Runs a PostgreSQL tool and waits for it, its output in a file.
+    ///
+    /// `posix_spawn` and `waitpid`, not Foundation's `Process`: on Linux its
+    /// `waitUntilExit()` never returned for `pg_ctl start` called from an
+    /// async test (the server it leaves running outlives it), and the whole
+    /// suite hung.
+    private func run(_ executable: String, _ arguments: [String], asPostgres: Bool = true) throws {
+        let argv = (asPostgres && getuid() == 0 ? ["/usr/sbin/runuser", "-u", "postgres", "--"] : []) + [executable] + arguments
+        let outputPath = "/tmp/carousel-pg-command-\(UUID().uuidString.prefix(8)).log"
+        defer { unlink(outputPath) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        let cArguments = argv.map { strdup($0) } + [nil]
+        defer { for argument in cArguments { free(argument) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, argv[0], &actions, nil, cArguments, environ)
+        guard spawned == 0 else {
+            throw ClusterError(message: "cannot run \(argv[0]): \(String(cString: strerror(spawned)))")
+        }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        // WIFEXITED and WEXITSTATUS, which Swift does not import.
+        let exited = status & 0x7F == 0, code = (status >> 8) & 0xFF
+        guard exited && code == 0 else {
+            let text = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
+            throw ClusterError(message: "\((executable as NSString).lastPathComponent) failed: \(text)")
+        }
+    }
+
+    struct ClusterError: Error, CustomStringConvertible {
+        var message: String
+        var description: String { message }
+    }
+}
