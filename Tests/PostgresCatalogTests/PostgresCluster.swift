@@ -36,13 +36,20 @@ final class PostgresCluster: @unchecked Sendable {
             Self.binaries.appendingPathComponent("initdb").path,
             ["-D", data, "-U", user, "-A", "trust", "--no-sync", "-E", "UTF8", "--locale=C"])
         // Sockets only; fsync off: a test cluster needs no durability.
-        try run(
-            Self.binaries.appendingPathComponent("pg_ctl").path,
-            [
-                "-D", data, "-w", "-t", "60", "-l", directory.appendingPathComponent("log").path, "-o",
-                "-c listen_addresses='' -c unix_socket_directories='\(socketDirectory)' -c fsync=off -c max_connections=40",
-                "start",
-            ])
+        do {
+            try run(
+                Self.binaries.appendingPathComponent("pg_ctl").path,
+                [
+                    "-D", data, "-w", "-t", "60", "-l", directory.appendingPathComponent("log").path, "-o",
+                    "-c listen_addresses='' -c unix_socket_directories='\(socketDirectory)' -c fsync=off -c max_connections=40",
+                    "start",
+                ])
+        } catch {
+            // The server's own words say why it stopped.
+            let log = (try? String(contentsOf: directory.appendingPathComponent("log"), encoding: .utf8)) ?? ""
+            try? FileManager.default.removeItem(at: directory)
+            throw ClusterError(message: "\(error); the server's log: \(log.suffix(1_000))")
+        }
     }
 
     /// Creates `database`, with PostGIS unless told not to.
@@ -86,6 +93,15 @@ final class PostgresCluster: @unchecked Sendable {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        // Nothing else of the test process: the server counts every
+        // inherited descriptor against its limit, and refused to start
+        // beside a busy test run ("System allows 30, we need at least 58").
+        // A descriptor closed meanwhile is no error (glibc ignores EBADF
+        // in a close action).
+        let inherited = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        for descriptor in inherited.compactMap({ Int32($0) }) where descriptor > 2 {
+            posix_spawn_file_actions_addclose(&actions, descriptor)
+        }
         let cArguments = argv.map { strdup($0) } + [nil]
         defer { for argument in cArguments { free(argument) } }
         var pid: pid_t = 0
