@@ -76,6 +76,12 @@ public struct CarouselProcess {
         group.wait()
         deadline.cancel()
         process.waitUntilExit()
+        // Closed here, not left to the handles' deinit: a run of the
+        // suite otherwise held 1,334 pipe descriptors open at once, which
+        // a PostgreSQL test server then inherited.
+        // (`Process.run()` closed the write ends already.)
+        try? out.fileHandleForReading.close()
+        try? err.fileHandleForReading.close()
         return Result(
             status: process.terminationStatus,
             stdout: String(decoding: outData, as: UTF8.self),
