@@ -47,8 +47,6 @@ package struct RawFields {
         bytes.append(contentsOf: other)
     }
 
-    /// Ends the field being built (possibly empty) and starts the next.
-    @inline(__always)
     /// The last field, quoted for a message, if an earlier field has the same
     /// bytes; nil when it is new. O(fields): for an object's few names.
     package func duplicateOfLastField() -> String? {
@@ -60,13 +58,15 @@ package struct RawFields {
         return nil
     }
 
+    /// Ends the field being built (possibly empty) and starts the next.
+    @inlinable @inline(__always)
     package mutating func endField() {
         ends.append(bytes.count)
     }
 
     /// Gives the row-building closures of the readers direct access to the
     /// byte array, e.g. `ByteReader.copy(into:until:)`.
-    @inline(__always)
+    @inlinable @inline(__always)
     package mutating func withBytes<R, E: Error>(_ body: (inout [UInt8]) throws(E) -> R) throws(E) -> R {
         try body(&bytes)
     }
