@@ -89,6 +89,7 @@ let package = Package(
             name: "PostgresCatalog",
             dependencies: [
                 "StoreCatalog", "Geo", .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             resources: [.embedInCode("Migrations")]
@@ -224,7 +225,10 @@ let package = Package(
         // directory, a Unix socket): the SQLite catalog's answers.
         .testTarget(
             name: "PostgresCatalogTests",
-            dependencies: ["PostgresCatalog", "StoreCatalog", "TestSupport", .product(name: "PostgresNIO", package: "postgres-nio")]
+            dependencies: [
+                "PostgresCatalog", "StoreCatalog", "TestSupport", .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         // Every app-facing module imported beside Observation, whose
         // `Observable` must stay unqualified: no name of ours shadows it.

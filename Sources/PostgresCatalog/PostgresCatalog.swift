@@ -2,6 +2,7 @@ import Foundation
 import Geo
 import Logging
 import NIOCore
+import NIOSSL
 import PostgresNIO
 import StoreCatalog
 
@@ -25,17 +26,39 @@ public final class PostgresCatalog: Sendable {
             configuration = .init(
                 unixSocketPath: url.socketPath, username: url.user, password: url.password, database: url.database)
         } else {
-            // sslmode: disable and allow connect in clear text, as libpq does
-            // first; TLS modes are for the deployment milestone.
             configuration = .init(
                 host: url.host, port: url.port, username: url.user, password: url.password, database: url.database,
-                tls: .disable)
+                tls: try Self.tls(for: url))
         }
         configuration.options.connectTimeout = .seconds(10)
         self.configuration = configuration
         _ = try await withConnection { connection in
             try await PostgresMigration.migrate(connection, url: url, logger: logger)
         }
+    }
+
+    /// The TLS of a TCP connection, by `sslmode` as libpq reads it
+    /// (https://www.postgresql.org/docs/15/libpq-ssl.html#LIBPQ-SSL-PROTECTION):
+    /// `disable` and `allow` in clear text (libpq tries clear text first
+    /// for `allow`); `prefer` TLS when the server offers it; `require`
+    /// TLS without checking the certificate; `verify-ca` the certificate
+    /// against the system's roots; `verify-full` the host name too. A Unix
+    /// socket never uses TLS: libpq ignores `sslmode` there.
+    static func tls(for url: PostgresURL) throws -> PostgresConnection.Configuration.TLS {
+        var configuration = TLSConfiguration.makeClientConfiguration()
+        switch url.sslMode {
+        case .disable, .allow: return .disable
+        case .prefer, .require: configuration.certificateVerification = .none
+        case .verifyCA: configuration.certificateVerification = .noHostnameVerification
+        case .verifyFull: configuration.certificateVerification = .fullVerification
+        }
+        let context: NIOSSLContext
+        do {
+            context = try NIOSSLContext(configuration: configuration)
+        } catch {
+            throw PostgresCatalogError.unreachable(url.description, "cannot set up TLS: \(error)")
+        }
+        return url.sslMode == .prefer ? .prefer(context) : .require(context)
     }
 
     /// The schema version this binary writes.

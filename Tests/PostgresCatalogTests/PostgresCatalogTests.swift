@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import StoreCatalog
 import TestSupport
 import Testing
@@ -72,7 +73,7 @@ struct PostgresURLTests {
 @Suite("PostgreSQL catalog", .serialized)
 struct PostgresCatalogTests {
     /// A cluster per test: initdb takes ~1 s; the suite is a handful.
-    static func withCluster(_ body: (PostgresCluster) async throws -> Void) async throws {
+    static func withCluster(tls: Bool = false, _ body: (PostgresCluster) async throws -> Void) async throws {
         guard PostgresCluster.available else {
             if PostgresCluster.mustRun {
                 Issue.record("CI is set but \(PostgresCluster.missingMessage)")
@@ -81,7 +82,7 @@ struct PostgresCatalogTests {
             }
             return
         }
-        let cluster = try PostgresCluster()
+        let cluster = try PostgresCluster(tls: tls)
         defer { cluster.stop() }
         try await body(cluster)
     }
@@ -117,6 +118,32 @@ struct PostgresCatalogTests {
         #expect(a.map(\.store) == b.map(\.store), "\(what): stores")
         for (x, y) in zip(a, b) {
             #expect(abs(x.distanceMeters - y.distanceMeters) <= 1e-6 * max(1, y.distanceMeters), "\(what): distance")
+        }
+    }
+
+    /// `sslmode` as libpq reads it, over TCP to a server with a
+    /// self-signed certificate: `prefer` and `require` encrypt, `disable`
+    /// does not, and `verify-full` refuses a certificate no root signed,
+    /// in one line.
+    @Test func tlsFollowsTheURLsSSLMode() async throws {
+        try await Self.withCluster(tls: true) { cluster in
+            try cluster.createDatabase("catalog")
+            func encrypts(_ mode: String) async throws -> Bool {
+                let catalog = try await PostgresCatalog(url: PostgresURL(cluster.tcpURL("catalog", sslMode: mode)))
+                return try await catalog.withConnection { connection in
+                    try await connection.query(
+                        "SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()", logger: Logger(label: "test")
+                    ).collect(Bool.self)[0]
+                }
+            }
+            #expect(try await encrypts("require"))
+            #expect(try await encrypts("prefer"))
+            #expect(try await !encrypts("disable"))
+            await #expect {
+                try await PostgresCatalog(url: PostgresURL(cluster.tcpURL("catalog", sslMode: "verify-full")))
+            } throws: { error in
+                !"\(error)".contains("\n")
+            }
         }
     }
 

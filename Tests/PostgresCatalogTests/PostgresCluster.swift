@@ -2,8 +2,9 @@ import Foundation
 import Testing
 
 /// A throwaway PostgreSQL 15 cluster for the tests: `initdb` into a
-/// temporary directory, started on a Unix socket only (no TCP port, so no
-/// port to choose), stopped and removed at the end.
+/// temporary directory, started on a Unix socket (and, for the TLS tests
+/// only, on a free port of 127.0.0.1 with a self-signed certificate),
+/// stopped and removed at the end.
 ///
 /// PostgreSQL refuses to run as root (CI runs as root): then the cluster
 /// runs as the `postgres` user through `runuser`, in a directory it owns.
@@ -13,6 +14,8 @@ final class PostgresCluster: @unchecked Sendable {
     let directory: URL
     var socketDirectory: String { directory.appendingPathComponent("socket").path }
     let user = "postgres"
+    /// The TCP port on 127.0.0.1, for a cluster started with TLS.
+    private(set) var port: Int?
 
     /// Whether PostgreSQL (and PostGIS) can run here: when not, the test is
     /// skipped with a message, except under CI, where it fails.
@@ -27,7 +30,7 @@ final class PostgresCluster: @unchecked Sendable {
     /// Whether the binaries are missing where they must not be.
     static var mustRun: Bool { ProcessInfo.processInfo.environment["CI"] != nil }
 
-    init() throws {
+    init(tls: Bool = false) throws {
         directory = URL(fileURLWithPath: "/tmp").appendingPathComponent("carousel-pg-\(UUID().uuidString.prefix(8))")
         let data = directory.appendingPathComponent("data").path
         try FileManager.default.createDirectory(atPath: socketDirectory, withIntermediateDirectories: true)
@@ -36,12 +39,26 @@ final class PostgresCluster: @unchecked Sendable {
             Self.binaries.appendingPathComponent("initdb").path,
             ["-D", data, "-U", user, "-A", "trust", "--no-sync", "-E", "UTF8", "--locale=C"])
         // Sockets only; fsync off: a test cluster needs no durability.
+        var options = "-c listen_addresses='' -c unix_socket_directories='\(socketDirectory)' -c fsync=off -c max_connections=40"
+        if tls {
+            // PostgreSQL speaks TLS over TCP only. A certificate for
+            // localhost, valid a day, its key readable by the server alone.
+            try run(
+                "/usr/bin/openssl",
+                [
+                    "req", "-new", "-x509", "-days", "1", "-nodes", "-subj", "/CN=localhost", "-keyout", data + "/server.key",
+                    "-out", data + "/server.crt",
+                ])
+            try run("/bin/chmod", ["600", data + "/server.key"])
+            let port = try Self.freePort()
+            self.port = port
+            options = options.replacingOccurrences(of: "listen_addresses=''", with: "listen_addresses='127.0.0.1' -c port=\(port) -c ssl=on")
+        }
         do {
             try run(
                 Self.binaries.appendingPathComponent("pg_ctl").path,
                 [
-                    "-D", data, "-w", "-t", "60", "-l", directory.appendingPathComponent("log").path, "-o",
-                    "-c listen_addresses='' -c unix_socket_directories='\(socketDirectory)' -c fsync=off -c max_connections=40",
+                    "-D", data, "-w", "-t", "60", "-l", directory.appendingPathComponent("log").path, "-o", options,
                     "start",
                 ])
         } catch {
@@ -61,13 +78,39 @@ final class PostgresCluster: @unchecked Sendable {
     /// The URL of `database` on this cluster's socket.
     func url(_ database: String, user: String? = nil, password: String? = nil) -> String {
         let userInfo = (user ?? self.user) + (password.map { ":\($0)" } ?? "")
-        return "postgresql://\(userInfo)@/\(database)?host=\(socketDirectory)"
+        return "postgresql://\(userInfo)@:\(port ?? 5432)/\(database)?host=\(socketDirectory)"
+    }
+
+    /// The URL of `database` over TCP with `sslmode`, for a cluster started
+    /// with TLS.
+    func tcpURL(_ database: String, sslMode: String) -> String {
+        "postgresql://\(user)@127.0.0.1:\(port ?? 5432)/\(database)?sslmode=\(sslMode)"
+    }
+
+    /// A port of 127.0.0.1 nobody listens on now: the kernel's choice for
+    /// port 0.
+    private static func freePort() throws -> Int {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { throw ClusterError(message: "socket: \(String(cString: strerror(errno)))") }
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+                bind(descriptor, pointer, length) == 0 && getsockname(descriptor, pointer, &length) == 0
+            }
+        }
+        guard bound else { throw ClusterError(message: "bind: \(String(cString: strerror(errno)))") }
+        return Int(UInt16(bigEndian: address.sin_port))
     }
 
     func psql(_ database: String, _ sql: String) throws {
         try run(
             Self.binaries.appendingPathComponent("psql").path,
-            ["-X", "-q", "-v", "ON_ERROR_STOP=1", "-h", socketDirectory, "-U", user, "-d", database, "-c", sql])
+            ["-X", "-q", "-v", "ON_ERROR_STOP=1", "-h", socketDirectory, "-p", String(port ?? 5432), "-U", user, "-d", database, "-c", sql])
     }
 
     func stop() {
