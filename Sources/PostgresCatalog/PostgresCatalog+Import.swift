@@ -119,17 +119,28 @@ extension PostgresCatalog {
     }
 
     /// Rewrites the attributes of the columns whose type was guessed wrong
-    /// while streaming (see `AttributeTyping` in StoreCatalog).
+    /// while streaming (see `AttributeTyping` in StoreCatalog), a thousand
+    /// stores at a time in key order, so memory stays that of a batch
+    /// whatever the list's size.
     private func fixColumns(_ fixes: [String: AttributeType], list: Int64, _ connection: PostgresConnection) async throws {
         guard !fixes.isEmpty else { return }
         let logger = Logger(label: "carousel.postgres.import")
-        let rows = try await connection.query(
-            "SELECT key, attributes::text FROM stores WHERE list = \(list) AND attributes IS NOT NULL", logger: logger
-        ).collect((Int64, String).self)
-        for (key, text) in rows {
-            guard let fixed = AttributeColumnFix.apply(try AttributesJSON.decode(text), fixes) else { continue }
-            try await connection.query(
-                "UPDATE stores SET attributes = \(AttributesJSON.text(fixed))::jsonb WHERE key = \(key)", logger: logger)
+        var after: Int64 = 0
+        while true {
+            let rows = try await connection.query(
+                """
+                SELECT key, attributes::text FROM stores
+                WHERE list = \(list) AND key > \(after) AND attributes IS NOT NULL
+                ORDER BY key LIMIT 1000
+                """, logger: logger
+            ).collect((Int64, String).self)
+            guard let last = rows.last else { return }
+            after = last.0
+            for (key, text) in rows {
+                guard let fixed = AttributeColumnFix.apply(try AttributesJSON.decode(text), fixes) else { continue }
+                try await connection.query(
+                    "UPDATE stores SET attributes = \(AttributesJSON.text(fixed))::jsonb WHERE key = \(key)", logger: logger)
+            }
         }
     }
 

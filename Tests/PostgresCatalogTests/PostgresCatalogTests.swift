@@ -200,6 +200,29 @@ struct PostgresCatalogTests {
         }
     }
 
+    /// A column typed as numbers while streaming, then found to be text
+    /// (`7A` on the last row), is rewritten as text in every store, in
+    /// batches of a thousand: the same stores as the SQLite catalog's.
+    @Test func aColumnFoundToBeTextLateIsRewrittenAsSQLiteDoes() async throws {
+        try await Self.withCluster { cluster in
+            let directory = try TemporaryDirectory()
+            var csv = "id,name,latitude,longitude,code\n"
+            for index in 0..<2_500 {
+                csv += "s\(index),Store \(index),\(Double(index % 170) / 2),\(Double(index % 350) / 2 - 80),\(index == 2_499 ? "7A" : String(index))\n"
+            }
+            let file = try directory.write("late-text.csv", csv)
+            let sqlite = try Catalog(path: directory.path("catalog.sqlite").path)
+            try sqlite.importList(named: "codes", from: makeStoreRowReader(for: file, format: .csv))
+            try cluster.createDatabase("catalog")
+            let postgres = try await PostgresCatalog(url: PostgresURL(cluster.url("catalog")))
+            try await postgres.importList(named: "codes", from: makeStoreRowReader(for: file, format: .csv))
+            let stores = try await postgres.stores(list: "codes")
+            #expect(stores.count == 2_500)
+            #expect(stores.first?.attributes["code"] == .string("0"))
+            #expect(stores == (try sqlite.stores(list: "codes")))
+        }
+    }
+
     @Test func importIsAllOrNothingAndReplaceIsAtomic() async throws {
         try await Self.withCluster { cluster in
             let directory = try TemporaryDirectory()
