@@ -34,17 +34,7 @@ extension Catalog {
         named name: String, from reader: some StoreRowReader, options: ImportOptions, pipeline: RowPipeline.Shape,
         spatialMemoryLimit: Int = SpatialIndexWriter.memoryLimit
     ) throws -> ImportReport {
-        try NameCharacters.checkListName(name)
-        guard (1...ImportOptions.maxIssueLimit).contains(options.issueLimit) else {
-            throw CatalogError.invalidArgument(
-                "the issue limit must be 1 to \(ImportOptions.maxIssueLimit) (got \(options.issueLimit))")
-        }
-        if let zone = options.timeZone, ScheduleColumns.zone(named: zone) == nil {
-            throw CatalogError.invalidArgument(ScheduleColumns.unknownZone(zone))
-        }
-        if case let .distance(origin) = options.order, !origin.isValid {
-            throw CatalogError.invalidArgument("cannot order by distance from \(origin): not a valid coordinate")
-        }
+        try options.check(list: name)
         let importer = ListImporter(
             list: name, reader: reader, options: options, pipeline: pipeline, spatialMemoryLimit: spatialMemoryLimit)
         return try write { db in try importer.run(db) }

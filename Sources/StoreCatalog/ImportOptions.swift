@@ -54,3 +54,20 @@ public enum ImportOrder: Sendable, Hashable {
     /// Nearest first from a point (haversine), then as in the file.
     case distance(from: Coordinate)
 }
+
+extension ImportOptions {
+    /// The checks an import makes of its list name and options before
+    /// reading a row, in either catalog.
+    package func check(list: String) throws {
+        try NameCharacters.checkListName(list)
+        guard (1...Self.maxIssueLimit).contains(issueLimit) else {
+            throw CatalogError.invalidArgument("the issue limit must be 1 to \(Self.maxIssueLimit) (got \(issueLimit))")
+        }
+        if let timeZone, ScheduleColumns.zone(named: timeZone) == nil {
+            throw CatalogError.invalidArgument(ScheduleColumns.unknownZone(timeZone))
+        }
+        if case let .distance(origin) = order, !origin.isValid {
+            throw CatalogError.invalidArgument("cannot order by distance from \(origin): not a valid coordinate")
+        }
+    }
+}

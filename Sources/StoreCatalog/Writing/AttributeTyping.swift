@@ -172,23 +172,10 @@ final class AttributeColumnLog: @unchecked Sendable {
         select.bind(list, at: 1)
         var bytes: [UInt8] = []
         while try select.step() {
-            var attributes = try select.withUTF8(1, AttributesJSON.decode(utf8:)) ?? [:]
-            var changed = false
-            for (key, type) in fixes {
-                guard let value = attributes[key] else { continue }
-                switch (type, value) {
-                case (.text, .number), (.text, .bool):
-                    attributes[key] = .string(value.text!)
-                    changed = true
-                case (.boolean, .string(let text)):
-                    attributes[key] = AttributeType.booleanValue(text.utf8).map(AttributeValue.bool) ?? value
-                    changed = true
-                default: break
-                }
-            }
-            guard changed else { continue }
+            let attributes = try select.withUTF8(1, AttributesJSON.decode(utf8:)) ?? [:]
+            guard let fixed = AttributeColumnFix.apply(attributes, fixes) else { continue }
             bytes.removeAll(keepingCapacity: true)
-            AttributesJSON.append(attributes, to: &bytes)
+            AttributesJSON.append(fixed, to: &bytes)
             update.reset()
             let key = select.int64(0)
             try bytes.withUnsafeBufferPointer { buffer in

@@ -4,8 +4,9 @@ import Geo
 /// validation, attribute typing and judging as ``Catalog/importList(named:from:options:)``,
 /// so the report is the same; the other catalog only writes the stores.
 ///
-/// Used as: `check` the arguments, `read` the rows (each valid store comes
-/// with its line; a repeated id is told to `duplicate`), then `finish`.
+/// Used as: create it (which checks the list name and options), take the
+/// stores from `next()` (each valid one with its line; invalid rows and
+/// repeated ids are logged), then `finish`.
 package struct ForeignImport<Reader: StoreRowReader> {
     private var typed: AttributeTyping<Reader>
     private let list: String
@@ -17,26 +18,11 @@ package struct ForeignImport<Reader: StoreRowReader> {
     private var lines: [String: Int] = [:]
 
     package init(list: String, reader: Reader, options: ImportOptions) throws {
-        try Self.check(list: list, options: options)
+        try options.check(list: list)
         self.list = list
         self.options = options
         typed = AttributeTyping(reader, forced: options.columnTypes)
         issues = IssueLog(limit: options.issueLimit)
-    }
-
-    /// The checks `Catalog.importList` makes before reading a row.
-    package static func check(list: String, options: ImportOptions) throws {
-        try NameCharacters.checkListName(list)
-        guard (1...ImportOptions.maxIssueLimit).contains(options.issueLimit) else {
-            throw CatalogError.invalidArgument(
-                "the issue limit must be 1 to \(ImportOptions.maxIssueLimit) (got \(options.issueLimit))")
-        }
-        if let zone = options.timeZone, ScheduleColumns.zone(named: zone) == nil {
-            throw CatalogError.invalidArgument(ScheduleColumns.unknownZone(zone))
-        }
-        if case let .distance(origin) = options.order, !origin.isValid {
-            throw CatalogError.invalidArgument("cannot order by distance from \(origin): not a valid coordinate")
-        }
     }
 
     /// The next store to write, in file order, with its line; `nil` at the
@@ -104,10 +90,11 @@ package struct ForeignImport<Reader: StoreRowReader> {
     }
 }
 
-/// The rewrite of a column whose type was guessed wrong while streaming.
+/// The rewrite of a column whose type was guessed wrong while streaming,
+/// in either catalog.
 package enum AttributeColumnFix {
-    /// A store's attributes with the `columnsToFix` rewritten (as
-    /// `AttributeColumnLog.fixColumns` does in SQLite), or `nil` if unchanged.
+    /// A store's attributes with the `columnsToFix` rewritten, or `nil` if
+    /// unchanged.
     package static func apply(
         _ attributes: [String: AttributeValue], _ fixes: [String: AttributeType]
     ) -> [String: AttributeValue]? {
