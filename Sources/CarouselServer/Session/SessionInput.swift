@@ -27,18 +27,17 @@ enum SessionInput: Equatable {
 
     /// Parses `text`; the error says what a client should send instead.
     init(text: String) throws(SessionInputError) {
-        let members: [JSONValue.Member]
+        let notAnObject = SessionInputError("a message is a JSON object: {\"offset\": x}, {\"tapMarker\": i} or {\"layout\": {…}}")
+        let parsed: JSONValue
         do throws(JSONTokenizer.Failure) {
-            guard case .object(let object) = try JSONValue.parse(text.utf8, name: "the message") else {
-                throw .syntax(line: 1, column: 1, reason: "not an object")
-            }
-            members = object
+            parsed = try JSONValue.parse(text.utf8, name: "the message")
         } catch {
             if case .duplicateMember(_, _, let name) = error {
                 throw SessionInputError("duplicate member \"\(name.prefix(40))\": each name may appear once in a message")
             }
-            throw SessionInputError("a message is a JSON object: {\"offset\": x}, {\"tapMarker\": i} or {\"layout\": {…}}")
+            throw notAnObject
         }
+        guard case .object(let members) = parsed else { throw notAnObject }
         let message = JSONValue.object(members)
         let keys = Set(members.map(\.key))
         if keys == ["offset"] {
