@@ -41,6 +41,7 @@ let package = Package(
         .library(name: "SyntheticStores", targets: ["SyntheticStores"]),
         .library(name: "CarouselServer", targets: ["CarouselServer"]),
         .library(name: "PostgresCatalog", targets: ["PostgresCatalog"]),
+        .library(name: "Catalogs", targets: ["Catalogs"]),
         .executable(name: "carousel", targets: ["carousel"]),
     ],
     dependencies: [
@@ -94,6 +95,7 @@ let package = Package(
             ],
             resources: [.embedInCode("Migrations")]
         ),
+        .target(name: "Catalogs", dependencies: ["StoreCatalog", "PostgresCatalog"]),
         .target(name: "CarouselEngine"),
         // Opening hours in OpenStreetMap's syntax, evaluated in a store's
         // own time zone: pure Swift and Foundation's time zones.
@@ -160,7 +162,7 @@ let package = Package(
             name: "carousel",
             dependencies: [
                 "StoreCatalog", "CarouselEngine", "Observables", "MapCamera", "MapSync", "MapSyncSimulation", "MapSyncCatalog",
-                "Clustering", "CarouselJSON", "CarouselServer", "Locks",
+                "Clustering", "CarouselJSON", "CarouselServer", "Locks", "Catalogs", "PostgresCatalog",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // `carousel demo`'s sample stores and scroll script, compiled in

@@ -14,7 +14,7 @@ import StoreCatalog
 public final class PostgresCatalog: Sendable {
     public let url: PostgresURL
     private let configuration: PostgresConnection.Configuration
-    private let logger: Logger
+    let logger: Logger
 
     /// Connects to `url`, checks PostGIS and migrates the schema under an
     /// advisory lock. Every failure is a one-line `PostgresCatalogError`.
@@ -144,14 +144,14 @@ public final class PostgresCatalog: Sendable {
         try await withConnection { connection in try await count(list, connection) }
     }
 
-    private func count(_ list: String, _ connection: PostgresConnection) async throws -> Int {
+    func count(_ list: String, _ connection: PostgresConnection) async throws -> Int {
         let key = try await listKey(list, connection)
         return try await connection.query(
             "SELECT coalesce(max(position) + 1, 0)::bigint FROM list_items WHERE list = \(key)", logger: logger
         ).collect(Int.self).first ?? 0
     }
 
-    private func listKey(_ name: String, _ connection: PostgresConnection) async throws -> Int64 {
+    func listKey(_ name: String, _ connection: PostgresConnection) async throws -> Int64 {
         guard
             let key = try await connection.query("SELECT key FROM lists WHERE name = \(name)", logger: logger)
                 .collect(Int64.self).first

@@ -13,10 +13,7 @@ extension Catalog {
             let key = try listKey(name, db)
             guard name != newName else { return }
             let taken = try Int64.fetchOne(db, sql: "SELECT key FROM lists WHERE name = ?", arguments: [newName])
-            if taken != nil {
-                throw CatalogError.invalidArgument(
-                    "cannot rename '\(name)' to '\(newName)': a list of that name exists; delete it or pick another name")
-            }
+            if taken != nil { throw CatalogError.renameTaken(name, to: newName) }
             try db.execute(sql: "UPDATE lists SET name = ? WHERE key = ?", arguments: [newName, key])
         }
     }
@@ -69,5 +66,12 @@ public struct ListDeletion: Sendable, Hashable, Codable {
         self.name = name
         self.count = count
         self.removedStores = removedStores
+    }
+}
+
+extension CatalogError {
+    /// A rename to the name of another list, in both engines' words.
+    package static func renameTaken(_ name: String, to newName: String) -> CatalogError {
+        .invalidArgument("cannot rename '\(name)' to '\(newName)': a list of that name exists; delete it or pick another name")
     }
 }

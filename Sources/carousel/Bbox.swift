@@ -3,7 +3,7 @@ import StoreCatalog
 
 extension Carousel {
     /// `carousel bbox`: the stores in a latitude/longitude box.
-    struct Bbox: ParsableCommand {
+    struct Bbox: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "bbox",
             abstract: "Print the stores inside a bounding box.",
@@ -35,8 +35,8 @@ extension Carousel {
             }
         }
 
-        func run() throws {
-            let stores = try database.openCatalogForReading().stores(in: box(), list: list)
+        func run() async throws {
+            let stores = try await database.openEngine(access: .read).stores(in: box(), list: list)
             StoreOutput.print(stores, json: json)
         }
     }

@@ -23,7 +23,28 @@ extension Carousel {
             let message = CommandSuggestion.unknownCommand(in: arguments, root: self) ?? message(for: error)
             fail(ErrorReport(message: ErrorReport.oneLine(message), status: .usage))
         }
+        if let asynchronous = command as? any AsyncParsableCommand {
+            finish { try runToCompletion(asynchronous) }
+        }
         finish { try command.run() }
+    }
+
+    /// Runs an async command (one written against `CatalogEngine`, which
+    /// may be PostgreSQL over the network) on the concurrency runtime and
+    /// blocks this thread until it ends: `main()` stays synchronous, so the
+    /// commands that need no runtime do not start one.
+    static func runToCompletion(_ command: any AsyncParsableCommand) throws {
+        // The command moves to the task and is not touched here again; the
+        // semaphore orders the task's write of `outcome` before the read.
+        nonisolated(unsafe) var command = command
+        let outcome = TaskOutcome()
+        let done = DispatchSemaphore(value: 0)
+        Task {
+            do { try await command.run() } catch { outcome.error = error }
+            done.signal()
+        }
+        done.wait()
+        if let error = outcome.error { throw error }
     }
 
     /// Runs a parsed command, flushes what it printed and exits: 0, or the
@@ -96,4 +117,10 @@ extension Carousel {
         FileHandle.standardError.write(Data("Error: \(report.message.terminalEscaped)\n".utf8))
         Foundation.exit(report.status.rawValue)
     }
+}
+
+/// What an async command threw, handed from its task to the waiting
+/// thread (see ``Carousel/runToCompletion(_:)``).
+private final class TaskOutcome: @unchecked Sendable {
+    var error: (any Error)?
 }

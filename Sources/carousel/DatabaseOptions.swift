@@ -1,18 +1,22 @@
 import ArgumentParser
+import Catalogs
 import Foundation
 import StoreCatalog
 
-/// `--db PATH`: where the catalog lives, for every command that opens it.
+/// `--db PATH` or `--db URL`: where the catalog lives, for every command
+/// that opens it. A `postgres://` or `postgresql://` URL is a PostgreSQL +
+/// PostGIS catalog (``CatalogLocation``); anything else a SQLite file.
 struct DatabaseOptions: ParsableArguments {
     @Option(
         name: .customLong("db"),
         help: ArgumentHelp(
-            "The catalog database.",
+            "The catalog: a SQLite file, or a postgres:// URL (PostgreSQL + PostGIS).",
             discussion: """
                 Default: $CAROUSEL_DB, else $XDG_DATA_HOME/carousel/carousel.sqlite, \
-                else ~/.local/share/carousel/carousel.sqlite.
+                else ~/.local/share/carousel/carousel.sqlite. A URL takes libpq's forms: \
+                postgres://USER:PASSWORD@HOST:PORT/DATABASE?sslmode=MODE, or ?host=/socket/dir.
                 """,
-            valueName: "path"))
+            valueName: "path|url"))
     var path: String?
 
     /// An empty `--db` would reach SQLite as a private temporary database
@@ -51,9 +55,21 @@ struct DatabaseOptions: ParsableArguments {
         return folder.appendingPathComponent("carousel.sqlite").path
     }
 
-    /// Opens (creating and migrating if needed) the catalog.
+    /// Opens the catalog, SQLite or PostgreSQL, for a command written
+    /// against ``CatalogEngine`` alone.
+    func openEngine(access: Catalog.Access) async throws -> any CatalogEngine {
+        try await Self.openEngine(path, access: access)
+    }
+
+    /// The catalog `path` names (a `--db` value, or nil for the default).
+    static func openEngine(_ path: String?, access: Catalog.Access) async throws -> any CatalogEngine {
+        try await CatalogLocation(resolvedPath(path)).open(access: access)
+    }
+
+    /// Opens (creating and migrating if needed) the SQLite catalog, for the
+    /// commands that do not work on PostgreSQL yet.
     func openCatalog() throws -> Catalog {
-        try Catalog(path: resolvedPath())
+        try Catalog(path: Self.sqliteOnly(resolvedPath()))
     }
 
     /// The catalog for a command that only reads it: a file this process
@@ -65,6 +81,17 @@ struct DatabaseOptions: ParsableArguments {
     /// The catalog at `path` (a `--db` value, or nil for the default) for a
     /// command that only reads it.
     static func openCatalogForReading(_ path: String?) throws -> Catalog {
-        try Catalog(path: resolvedPath(path), access: .read)
+        try Catalog(path: sqliteOnly(resolvedPath(path)), access: .read)
+    }
+
+    /// `path`, or a one-line refusal when it is a PostgreSQL URL: the
+    /// commands that open the SQLite catalog directly do not work on
+    /// PostgreSQL yet.
+    static func sqliteOnly(_ path: String) throws -> String {
+        let location = try CatalogLocation(path)
+        guard location.isPostgres else { return path }
+        throw CLIError(
+            "this command does not work on a PostgreSQL catalog yet (\(location)); "
+                + "import, lists, stores, near, bbox and focus --offset do", status: .usage)
     }
 }

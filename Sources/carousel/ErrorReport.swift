@@ -3,6 +3,7 @@ import CarouselEngine
 import Foundation
 import MapSync
 import MapSyncSimulation
+import PostgresCatalog
 import StoreCatalog
 
 /// Any error a command run throws, as the one line `carousel` prints on
@@ -42,6 +43,12 @@ struct ErrorReport: Equatable {
             self.init(message: "\(error)", status: .usage)
         case let error as MapSyncError:
             self.init(message: "\(error)", status: .usage)
+        case let error as PostgresCatalogError:
+            if case .invalidURL = error {
+                self.init(message: error.description, status: .usage)
+            } else {
+                self.init(message: error.description, status: .io)
+            }
         case let error as CocoaError:
             self.init(message: Self.describe(error), status: Self.status(of: error))
         default:

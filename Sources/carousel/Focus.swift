@@ -9,7 +9,7 @@ import StoreCatalog
 
 extension Carousel {
     /// `carousel focus`: the focused store at an offset, or after a scroll script.
-    struct Focus: ParsableCommand {
+    struct Focus: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "focus",
             abstract: "The focused store at an offset or after a scroll script.",
@@ -67,8 +67,8 @@ extension Carousel {
             return AtOffset(databasePath: database.path, list: list, offset: offset, layout: layout.spec, json: json)
         }
 
-        func run() throws {
-            if let atOffset { return try atOffset.run() }
+        func run() async throws {
+            if let atOffset { return try await atOffset.run() }
             guard let script else { throw CLIError("give --offset X or --script FILE") }
             let stores = try CatalogStoreDirectory(catalog: database.openCatalogForReading(), list: list)
             let read = try Simulate.readScript(at: script, layout: layout)
@@ -76,7 +76,7 @@ extension Carousel {
             let simulation = try Simulate.simulate(
                 read, stores: stores, trace: false, until: at, limits: limits.limits, source: script
             ) { _ in }
-            try Self.printFocus(carousel: simulation.layout, offset: simulation.offset, stores: stores, json: json)
+            try Self.printFocus(carousel: simulation.layout, offset: simulation.offset, json: json, storeAt: stores.store(at:))
         }
 
         /// `focus --offset X`, the form apps and scripts call at each swipe,
@@ -89,23 +89,32 @@ extension Carousel {
             var layout: LayoutSpec
             var json: Bool
 
-            func run() throws {
-                let stores = try CatalogStoreDirectory(catalog: DatabaseOptions.openCatalogForReading(databasePath), list: list)
-                let carousel = try layout.layout(dataCount: stores.count)
+            func run() async throws {
+                let catalog = try await DatabaseOptions.openEngine(databasePath, access: .read)
+                let carousel = try layout.layout(dataCount: try await catalog.count(list: list))
                 // A scroll view without bounce never leaves its content.
-                try Focus.printFocus(carousel: carousel, offset: carousel.clampedOffset(offset), stores: stores, json: json)
+                let offset = carousel.clampedOffset(offset)
+                // The stores printed, read in one go before printing: the
+                // focused one, and for the table the visible ones.
+                var wanted = carousel.focusedDataIndex(at: offset).map { [$0] } ?? []
+                if !json { wanted += carousel.visibleItems(at: offset).map(\.dataIndex) }
+                var stores: [Int: Store] = [:]
+                try await catalog.forEachStore(list: list, at: wanted) { position, store in stores[position] = store }
+                try Focus.printFocus(carousel: carousel, offset: offset, json: json) { stores[$0]! }
             }
         }
 
         /// Prints the focused card at `offset` and the visible ones.
-        static func printFocus(carousel: CarouselLayout, offset: Double, stores: CatalogStoreDirectory, json: Bool) throws {
+        static func printFocus(
+            carousel: CarouselLayout, offset: Double, json: Bool, storeAt: (_ position: Int) throws -> Store
+        ) throws {
             let index = carousel.focusedDataIndex(at: offset)
-            let store = try index.map(stores.store(at:))
+            let store = try index.map(storeAt)
             let visible = carousel.visibleItems(at: offset)
             print(
                 json
                     ? Self.json(index: index, store: store, visible: visible)
-                    : try Self.text(store: store, index: index, offset: offset, visible: visible, stores: stores))
+                    : try Self.text(store: store, index: index, offset: offset, visible: visible, storeAt: storeAt))
         }
 
         /// `{"index","store","visible":[{"index","fraction","scale"}]}`, in that order.
@@ -119,7 +128,7 @@ extension Carousel {
 
         /// The focused store in a line, then the visible cards as a table.
         static func text(
-            store: Store?, index: Int?, offset: Double, visible: VisibleItems, stores: CatalogStoreDirectory
+            store: Store?, index: Int?, offset: Double, visible: VisibleItems, storeAt: (_ position: Int) throws -> Store
         ) throws -> String {
             guard let store, let index else { return "No store: the list is empty." }
             var table = TextTable([
@@ -128,7 +137,7 @@ extension Carousel {
             ])
             for item in visible {
                 table.append([
-                    String(item.dataIndex), try stores.store(at: item.dataIndex).name,
+                    String(item.dataIndex), try storeAt(item.dataIndex).name,
                     NumberFormatting.rounded(item.fraction), NumberFormatting.rounded(item.scale),
                 ])
             }

@@ -5,7 +5,7 @@ import StoreCatalog
 
 extension Carousel {
     /// `carousel import FILE --list NAME`: a store list into the catalog.
-    struct Import: ParsableCommand {
+    struct Import: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "import",
             abstract: "Import a store list.",
@@ -162,7 +162,7 @@ extension Carousel {
 
         private static var formatNames: String { ImportFormat.allCases.map(\.rawValue).joined(separator: ", ") }
 
-        func run() throws {
+        func run() async throws {
             let url = URL(fileURLWithPath: file)
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
@@ -183,9 +183,9 @@ extension Carousel {
             if let nameFormat = try parsedNameFormat() {
                 reader = NameFormattingReader(reader, format: nameFormat, path: file)
             }
-            let catalog = try database.openCatalog()
+            let catalog = try await database.openEngine(access: .readWrite)
             do {
-                let report = try catalog.importList(
+                let report = try await catalog.importList(
                     named: list, from: reader,
                     options: ImportOptions(
                         skipInvalid: skipInvalid, replace: replace, order: order, issueLimit: maxIssues,

@@ -13,7 +13,7 @@ extension Carousel {
         )
 
         /// `carousel lists [show]`.
-        struct Show: ParsableCommand {
+        struct Show: AsyncParsableCommand {
             static let configuration = CommandConfiguration(
                 commandName: "show", abstract: "List the store lists with their store counts.")
 
@@ -22,8 +22,8 @@ extension Carousel {
             @Flag(help: "Print JSON: [{\"name\", \"count\"}].")
             var json = false
 
-            func run() throws {
-                let lists = try database.openCatalogForReading().lists()
+            func run() async throws {
+                let lists = try await database.openEngine(access: .read).lists()
                 if json {
                     let items = lists.map { "{\"name\":\(StoreOutput.quoted($0.name)),\"count\":\($0.count)}" }
                     print("[" + items.joined(separator: ",") + "]")
@@ -38,7 +38,7 @@ extension Carousel {
         }
 
         /// `carousel lists rename OLD NEW`.
-        struct Rename: ParsableCommand {
+        struct Rename: AsyncParsableCommand {
             static let configuration = CommandConfiguration(
                 commandName: "rename", abstract: "Rename a store list; its stores and order stay.")
 
@@ -54,10 +54,10 @@ extension Carousel {
                 guard !new.allSatisfy(\.isWhitespace) else { throw ValidationError("the new name is blank") }
             }
 
-            func run() throws {
-                let catalog = try database.openCatalog()
-                try catalog.renameList(old, to: new)
-                let count = try catalog.count(list: new)
+            func run() async throws {
+                let catalog = try await database.openEngine(access: .readWrite)
+                try await catalog.renameList(old, to: new)
+                let count = try await catalog.count(list: new)
                 print(
                     json
                         ? "{\"renamed\":\(StoreOutput.quoted(old)),\"to\":\(StoreOutput.quoted(new)),\"count\":\(count)}"
@@ -66,7 +66,7 @@ extension Carousel {
         }
 
         /// `carousel lists delete NAME`.
-        struct Delete: ParsableCommand {
+        struct Delete: AsyncParsableCommand {
             static let configuration = CommandConfiguration(
                 commandName: "delete",
                 abstract: "Delete a store list and its stores (other lists keep theirs, same ids included).",
@@ -79,8 +79,8 @@ extension Carousel {
             @Flag(help: "Print JSON: {\"deleted\", \"count\", \"removedStores\"}.")
             var json = false
 
-            func run() throws {
-                let deleted = try database.openCatalog().deleteList(name)
+            func run() async throws {
+                let deleted = try await database.openEngine(access: .readWrite).deleteList(name)
                 if json {
                     print("{\"deleted\":\(StoreOutput.quoted(deleted.name)),\"count\":\(deleted.count),\"removedStores\":\(deleted.removedStores)}")
                 } else {

@@ -3,7 +3,7 @@ import StoreCatalog
 
 extension Carousel {
     /// `carousel near`: the stores nearest a point.
-    struct Near: ParsableCommand {
+    struct Near: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "near",
             abstract: "Print the stores nearest a point, by great-circle distance.",
@@ -42,8 +42,8 @@ extension Carousel {
             }
         }
 
-        func run() throws {
-            let found = try database.openCatalogForReading().nearest(
+        func run() async throws {
+            let found = try await database.openEngine(access: .read).nearest(
                 to: Coordinate(latitude: lat, longitude: lng), limit: limit,
                 withinMeters: withinKm.map { $0 * 1000 }, list: list)
             StoreOutput.print(found, json: json)

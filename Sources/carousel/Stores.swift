@@ -3,7 +3,7 @@ import StoreCatalog
 
 extension Carousel {
     /// `carousel stores --list NAME`: a list's stores in carousel order.
-    struct Stores: ParsableCommand {
+    struct Stores: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "stores",
             abstract: "Print a list's stores in carousel order.",
@@ -49,14 +49,14 @@ extension Carousel {
             guard offset >= 0 else { throw ValidationError("--offset cannot be negative (got \(offset))") }
         }
 
-        func run() throws {
-            let catalog = try database.openCatalogForReading()
+        func run() async throws {
+            let catalog = try await database.openEngine(access: .read)
             if let origin = try DistanceOrigin.check(from, required: sort == .distance, flag: "--sort distance") {
-                try printByDistance(catalog, from: origin)
+                try await printByDistance(catalog, from: origin)
                 return
             }
             var output = StoreOutput(json: json, showsPositions: true)
-            try catalog.forEachStore(list: list, offset: offset, limit: limit) { position, store in
+            try await catalog.forEachStore(list: list, offset: offset, limit: limit) { position, store in
                 output.write(store, position: position)
             }
             output.finish()
@@ -65,11 +65,11 @@ extension Carousel {
         /// Nearest first: every store's distance is measured from its
         /// coordinates alone (16 bytes a store: 3.8 MB for 234,908), then the
         /// page is printed store by store, as it is looked up by position.
-        private func printByDistance(_ catalog: Catalog, from origin: Coordinate) throws {
+        private func printByDistance(_ catalog: any CatalogEngine, from origin: Coordinate) async throws {
             let meter = DistanceFrom(origin)
             var measured: [(distance: Double, position: Int32)] = []
-            measured.reserveCapacity(try catalog.count(list: list))
-            try catalog.forEachLocation(list: list) { position, latitude, longitude in
+            measured.reserveCapacity(try await catalog.count(list: list))
+            try await catalog.forEachLocation(list: list) { position, latitude, longitude in
                 measured.append((meter.meters(toLatitude: latitude, longitude: longitude), Int32(truncatingIfNeeded: position)))
             }
             // Stable: equal distances keep carousel order.
@@ -77,7 +77,7 @@ extension Carousel {
             let page = measured.dropFirst(offset).prefix(limit ?? measured.count)
             var output = StoreOutput(json: json, showsPositions: true, showsDistance: true)
             var distances = page.map(\.distance).makeIterator()
-            try catalog.forEachStore(list: list, at: page.lazy.map { Int($0.position) }) { position, store in
+            try await catalog.forEachStore(list: list, at: page.lazy.map { Int($0.position) }) { position, store in
                 output.write(store, position: position, distanceMeters: distances.next())
             }
             output.finish()

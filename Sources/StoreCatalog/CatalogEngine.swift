@@ -1,0 +1,79 @@
+import Geo
+
+/// A store catalog, whichever engine holds it: ``Catalog`` (SQLite, a file
+/// in this process) or `PostgresCatalog` (PostgreSQL + PostGIS, shared by
+/// several servers). The CLI reaches its catalog through this interface
+/// only, so that one command line works on both (`--db PATH` or
+/// `--db postgres://…`).
+///
+/// Both implementations give the same answers on the same data: the same
+/// stores in the same order (ties by store key, the import order), the
+/// same distances (``Haversine``) and the same errors (``CatalogError``).
+/// `PostgresCatalogTests` runs the same commands on both and compares.
+///
+/// The requirements are `async` because PostgreSQL answers over the
+/// network; ``Catalog`` satisfies them with its synchronous methods (a
+/// synchronous function satisfies an `async` requirement), which run on
+/// the caller's thread as they always have.
+///
+/// The `forEach…` requirements stream: `body` is called once per row as
+/// rows arrive, so memory stays flat at any list size. `body` must not
+/// call the catalog.
+public protocol CatalogEngine: Sendable {
+    /// Where the catalog lives, for messages: its path, or its URL with the
+    /// password masked.
+    var location: String { get }
+
+    /// Every list with its store count, by name in byte order.
+    func lists() async throws -> [ListSummary]
+
+    /// How many stores `list` holds; ``CatalogError/listNotFound(_:)``
+    /// when there is no such list.
+    func count(list: String) async throws -> Int
+
+    /// The store at `position` (0-based) of `list`;
+    /// ``CatalogError/positionOutOfRange(list:position:count:)`` past its end.
+    func store(list: String, at position: Int) async throws -> Store
+
+    /// Calls `body` with each store of `list` in carousel order, with its
+    /// position, from `offset` on and at most `limit` of them (nil: all),
+    /// all of them from one state of the list.
+    func forEachStore(
+        list: String, offset: Int, limit: Int?, _ body: (_ position: Int, _ store: Store) throws -> Void
+    ) async throws
+
+    /// Calls `body` with the store at each of `positions` of `list`, in the
+    /// order given.
+    func forEachStore(list: String, at positions: some Sequence<Int>, _ body: (_ position: Int, _ store: Store) throws -> Void)
+        async throws
+
+    /// Calls `body` with the position and coordinates of each store of
+    /// `list`, in carousel order.
+    func forEachLocation(list: String, _ body: (_ position: Int, _ latitude: Double, _ longitude: Double) throws -> Void)
+        async throws
+
+    /// The `limit` stores nearest to `origin` by great-circle distance,
+    /// nearest first (ties by store key), optionally within `withinMeters`
+    /// and only of `list`.
+    func nearest(to origin: Coordinate, limit: Int, withinMeters: Double?, list: String?) async throws -> [StoreDistance]
+
+    /// The stores inside `box` (of `list`, or of any list), by latitude
+    /// band (1/64°), then longitude range (two across the antimeridian,
+    /// the western first), longitude, latitude and store key.
+    func stores(in box: BoundingBox, list: String?) async throws -> [Store]
+
+    /// Imports a list from `reader` in one transaction: all or nothing,
+    /// the same validation and report on both engines.
+    func importList(named name: String, from reader: some StoreRowReader, options: ImportOptions) async throws
+        -> ImportReport
+
+    /// Renames a list; its stores and order stay.
+    func renameList(_ name: String, to newName: String) async throws
+
+    /// Deletes a list and its stores.
+    func deleteList(_ name: String) async throws -> ListDeletion
+}
+
+extension Catalog: CatalogEngine {
+    public var location: String { path }
+}
