@@ -228,7 +228,7 @@ let package = Package(
         .testTarget(
             name: "PostgresCatalogTests",
             dependencies: [
-                "PostgresCatalog", "StoreCatalog", "TestSupport", .product(name: "PostgresNIO", package: "postgres-nio"),
+                "PostgresCatalog", "StoreCatalog", "TestSupport", "carousel", .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -52,7 +52,7 @@ extension Carousel {
             // The importer streams from a file: give it the embedded CSV as one.
             let csv = scratch.appendingPathComponent("seoul-coffee.csv")
             try Data(PackageResources.seoul_coffee_csv).write(to: csv)
-            let catalog = try Catalog(path: path ?? scratch.appendingPathComponent("demo.sqlite").path)
+            let catalog = try Catalog(path: path.map(DatabaseOptions.sqliteOnly) ?? scratch.appendingPathComponent("demo.sqlite").path)
             let report = try catalog.importList(
                 named: Self.listName, from: makeStoreRowReader(for: csv, format: .csv), options: ImportOptions(replace: true))
 

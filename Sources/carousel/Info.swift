@@ -17,7 +17,7 @@ extension Carousel {
         var json = false
 
         func run() throws {
-            let path = try database.resolvedPath()
+            let path = try DatabaseOptions.sqliteOnly(database.resolvedPath())
             let info = try Catalog(path: path, access: .read).info()
             // The file's absolute path: the one to back up or delete.
             let absolute = URL(fileURLWithPath: path).standardizedFileURL.path

@@ -1,0 +1,109 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The `carousel` binary on a `postgres://` URL prints what it prints on a
+/// SQLite file: every command written against `CatalogEngine`, run on the
+/// same files into both, compared byte for byte (stdout and exit status).
+///
+/// Synchronous on purpose: the binary is run with `Process`, whose wait is
+/// not safe on the concurrency runtime's threads (see `PostgresCluster`).
+@Suite("The CLI on PostgreSQL", .serialized)
+struct CLIOnPostgresTests {
+    static let world = Paths.geoNames.appendingPathComponent("geonames-world.csv").path
+    static let korea = Paths.geoNames.appendingPathComponent("geonames-kr.csv").path
+
+    /// Runs `arguments` against both catalogs and expects the same output.
+    static func expectSame(_ arguments: [String], sqlite: String, postgres: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let a = try CarouselProcess.run(arguments + ["--db", sqlite])
+        let b = try CarouselProcess.run(arguments + ["--db", postgres])
+        let line = arguments.joined(separator: " ")
+        #expect(a.status == b.status, "\(line): exit status", sourceLocation: sourceLocation)
+        #expect(a.stdout == b.stdout, "\(line): output", sourceLocation: sourceLocation)
+        // Errors name the catalog; past that, the same words.
+        let errorA = a.stderr.replacingOccurrences(of: sqlite, with: "DB")
+        let errorB = b.stderr.replacingOccurrences(of: postgres, with: "DB")
+        #expect(errorA == errorB, "\(line): error", sourceLocation: sourceLocation)
+    }
+
+    @Test func everyCommandOnTheInterfaceAnswersAsOnSQLite() throws {
+        guard PostgresCluster.available else {
+            if PostgresCluster.mustRun { Issue.record("CI is set but \(PostgresCluster.missingMessage)") }
+            return
+        }
+        let cluster = try PostgresCluster()
+        defer { cluster.stop() }
+        try cluster.createDatabase("cli")
+        let postgres = cluster.url("cli")
+        let directory = try TemporaryDirectory()
+        let sqlite = directory.path("catalog.sqlite").path
+        func same(_ arguments: String..., sourceLocation: SourceLocation = #_sourceLocation) throws {
+            try Self.expectSame(arguments, sqlite: sqlite, postgres: postgres, sourceLocation: sourceLocation)
+        }
+
+        try same("import", Self.world, "--list", "world", "--json")
+        try same("import", Self.korea, "--list", "kr", "--order", "name")
+        try same("import", Self.korea, "--list", "kr", "--json")  // exists: refused
+        try same("import", Self.korea, "--list", "kr", "--replace", "--order", "distance", "--from", "37.5665,126.978")
+        try same("lists")
+        try same("lists", "--json")
+        // Not the same failure twice: both imported.
+        let lists = try CarouselProcess.run(["lists", "--json", "--db", postgres])
+        #expect(lists.stdout == #"[{"name":"kr","count":311},{"name":"world","count":30000}]"# + "\n")
+
+        try same("stores", "--list", "world", "--json")
+        try same("stores", "--list", "kr", "--offset", "300", "--limit", "20")
+        try same("stores", "--list", "world", "--sort", "distance", "--from", "-33.86,151.2", "--offset", "10", "--limit", "40", "--json")
+        try same("stores", "--list", "nowhere")
+
+        // Points as users draw them: uniform over the globe, and the poles
+        // and the antimeridian.
+        var random = SplitMix64(seed: 26)
+        for _ in 0..<12 {
+            // Uniform over the sphere's area, not over latitude.
+            let latitude = asin(Double.random(in: -1...1, using: &random)) * 180 / .pi
+            let longitude = Double.random(in: -180...180, using: &random)
+            try same("near", "--lat", "\(latitude)", "--lng", "\(longitude)", "--limit", "15", "--json")
+            try same("near", "--lat", "\(latitude)", "--lng", "\(longitude)", "--list", "kr", "--limit", "5", "--json")
+        }
+        try same("near", "--lat", "90", "--lng", "0", "--limit", "3", "--json")
+        try same("near", "--lat", "-16", "--lng", "180", "--within-km", "1500", "--json")
+        try same("near", "--lat", "37.5", "--lng", "127", "--within-km", "0", "--json")
+        try same("near", "--lat", "37.5", "--lng", "127", "--list", "nowhere")
+
+        try same("bbox", "--south", "33", "--west", "124", "--north", "39", "--east", "132", "--list", "kr", "--json")
+        try same("bbox", "--south", "-50", "--west", "170", "--north", "10", "--east", "-170", "--json")
+        try same("bbox", "--south", "-90", "--west", "-180", "--north", "90", "--east", "180")
+
+        try same("focus", "--list", "kr", "--offset", "1234")
+        try same("focus", "--list", "kr", "--offset", "1e9", "--json")
+        try same("focus", "--list", "world", "--offset", "-50", "--card-width", "120", "--json")
+
+        try same("lists", "rename", "kr", "korea", "--json")
+        try same("lists", "rename", "korea", "world")  // taken: refused
+        try same("lists", "delete", "korea", "--json")
+        try same("lists", "delete", "korea")
+        try same("lists", "--json")
+    }
+
+    /// A command not yet on the interface says so in one line, the URL's
+    /// password masked; a URL that does not parse is a usage error.
+    @Test func commandsNotYetOnPostgreSQLSaySoWithoutThePassword() throws {
+        let url = "postgresql://carousel:hunter2@127.0.0.1:1/catalog"
+        for arguments in [["info"], ["export", "kr", "--format", "csv"], ["tokens", "list"], ["camera", "--list", "kr", "--index", "0"]] {
+            let result = try CarouselProcess.run(arguments + ["--db", url])
+            #expect(result.status == 64, "\(arguments)")
+            #expect(result.stderr.contains("does not work on a PostgreSQL catalog yet"), "\(arguments): \(result.stderr)")
+            #expect(!result.stderr.contains("hunter2"), "\(arguments)")
+            #expect(result.stderr.split(separator: "\n").count == 1, "\(arguments)")
+        }
+        let unreachable = try CarouselProcess.run(["lists", "--db", url])
+        #expect(unreachable.status == 74)
+        #expect(unreachable.stderr.hasPrefix("Error: cannot connect to postgresql://carousel:***@127.0.0.1:1/catalog"))
+        #expect(!unreachable.stderr.contains("hunter2"))
+        let malformed = try CarouselProcess.run(["lists", "--db", "postgres://carousel:hunter2@host:port/db"])
+        #expect(malformed.status == 64)
+        #expect(malformed.stderr.hasPrefix("Error: not a PostgreSQL URL"), "\(malformed.stderr)")
+        #expect(!malformed.stderr.contains("hunter2"))
+    }
+}
