@@ -103,10 +103,11 @@ extension PostgresCatalog: CatalogEngine {
                 let key = try await listKey(name, connection)
                 let count = try await count(name, connection)
                 try await connection.query("DELETE FROM list_items WHERE list = \(key)", logger: logger)
-                let removed = try await connection.query(
-                    "WITH gone AS (DELETE FROM stores WHERE list = \(key) RETURNING 1) SELECT count(*)::bigint FROM gone",
-                    logger: logger
-                ).collect(Int.self).first ?? 0
+                let removed =
+                    try await connection.query(
+                        "WITH gone AS (DELETE FROM stores WHERE list = \(key) RETURNING 1) SELECT count(*)::bigint FROM gone",
+                        logger: logger
+                    ).collect(Int.self).first ?? 0
                 try await connection.query("DELETE FROM lists WHERE key = \(key)", logger: logger)
                 return ListDeletion(name: name, count: count, removedStores: removed)
             }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The `carousel` binary on a `postgres://` URL prints what it prints on a
 /// SQLite file: every command written against `CatalogEngine`, run on the
