@@ -8,6 +8,23 @@ extension PostgresCatalog: CatalogEngine {
     /// The URL with its password masked.
     public var location: String { url.description }
 
+    /// The masked URL, the schema version, the database's size
+    /// (`pg_database_size`), the stores and the lists.
+    public func info() async throws -> CatalogInfo {
+        let lists = try await lists()
+        return try await withConnection { connection in
+            let row = try await connection.query(
+                """
+                SELECT (SELECT coalesce(max(version), 0) FROM carousel_schema)::bigint,
+                       pg_database_size(current_database())::bigint, (SELECT count(*) FROM stores)::bigint
+                """, logger: logger
+            ).collect((Int, Int, Int).self)[0]
+            return CatalogInfo(
+                path: location, schemaVersion: row.0, latestSchemaVersion: Self.latestSchemaVersion, databaseBytes: row.1,
+                storeCount: row.2, lists: lists)
+        }
+    }
+
     /// Calls `body` with each store of `list` in carousel order from
     /// `offset`, at most `limit` of them: one statement, so one state of
     /// the list, its rows streamed as they arrive (postgres-nio reads

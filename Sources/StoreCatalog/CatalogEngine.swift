@@ -27,6 +27,10 @@ public protocol CatalogEngine: Sendable {
     /// Every list with its store count, by name in byte order.
     func lists() async throws -> [ListSummary]
 
+    /// What `carousel info` prints: where the catalog is, its schema
+    /// version, its size on disk, its stores and lists.
+    func info() async throws -> CatalogInfo
+
     /// How many stores `list` holds; ``CatalogError/listNotFound(_:)``
     /// when there is no such list.
     func count(list: String) async throws -> Int

@@ -5,7 +5,7 @@ import StoreCatalog
 extension Carousel {
     /// `carousel export NAME --format F [--output FILE]`: a list as a file
     /// that `carousel import` reads back to the same list.
-    struct Export: ParsableCommand {
+    struct Export: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "export",
             abstract: "Write a store list as csv, tsv, json, jsonl or geojson.",
@@ -51,12 +51,12 @@ extension Carousel {
             return inferred
         }
 
-        func run() throws {
+        func run() async throws {
             let format = try exportFormat()
-            let catalog = try database.openCatalogForReading()
-            _ = try catalog.count(list: name)  // no such list: fail before creating a file
+            let catalog = try await database.openEngine(access: .read)
+            _ = try await catalog.count(list: name)  // no such list: fail before creating a file
             guard let output else {
-                try StoreExporter(format: format, output: .shared).export(list: name, from: catalog)
+                try await StoreExporter(format: format, output: .shared).export(list: name, from: catalog)
                 return
             }
             let destination = try OutputPath(output)
@@ -65,7 +65,7 @@ extension Carousel {
                 // another program): written in place as a stream, never
                 // replaced by a regular file.
                 let stream = try StandardOutput.file(atPath: destination.path, creating: false)
-                try StoreExporter(format: format, output: stream).export(list: name, from: catalog)
+                try await StoreExporter(format: format, output: stream).export(list: name, from: catalog)
                 try stream.close()
                 return
             }
@@ -77,7 +77,7 @@ extension Carousel {
                 .appendingPathComponent(".\(target.lastPathComponent).partial-\(ProcessInfo.processInfo.processIdentifier)")
             let file = try StandardOutput.file(atPath: partial.path)
             do {
-                try StoreExporter(format: format, output: file).export(list: name, from: catalog)
+                try await StoreExporter(format: format, output: file).export(list: name, from: catalog)
                 try file.close()
                 if rename(partial.path, target.path) != 0 {
                     throw CLIError("cannot write \(output): \(String(cString: strerror(errno)))", status: .io)

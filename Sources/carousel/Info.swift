@@ -1,10 +1,11 @@
 import ArgumentParser
+import Catalogs
 import Foundation
 import StoreCatalog
 
 extension Carousel {
     /// `carousel info`: which database is in use and what it holds.
-    struct Info: ParsableCommand {
+    struct Info: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "info",
             abstract: "Show the database in use: path, schema version, size and lists.",
@@ -16,11 +17,16 @@ extension Carousel {
         @Flag(help: #"Print JSON: {"path", "schemaVersion", "latestSchemaVersion", "bytes", "stores", "lists": [{"name", "count"}]}."#)
         var json = false
 
-        func run() throws {
-            let path = try DatabaseOptions.sqliteOnly(database.resolvedPath())
-            let info = try Catalog(path: path, access: .read).info()
-            // The file's absolute path: the one to back up or delete.
-            let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
+        func run() async throws {
+            let location = try CatalogLocation(database.resolvedPath())
+            let info = try await location.open(access: .read).info()
+            // A file's absolute path: the one to back up or delete; a
+            // URL with its password masked.
+            let absolute =
+                switch location {
+                case let .sqlite(path): URL(fileURLWithPath: path).standardizedFileURL.path
+                case .postgres: info.path
+                }
             if json {
                 let lists = info.lists.map { "{\"name\":\(StoreOutput.quoted($0.name)),\"count\":\($0.count)}" }
                 print(

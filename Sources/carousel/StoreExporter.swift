@@ -11,24 +11,24 @@ struct StoreExporter {
     /// of each: these always win over an attribute of another alias.
     static let fieldColumns = ["id", "name", "latitude", "longitude", "address", "category", "phone"]
 
-    func export(list: String, from catalog: Catalog) throws {
+    func export(list: String, from catalog: any CatalogEngine) async throws {
         switch format {
-        case .csv: try delimited(list, catalog, separator: ",")
-        case .tsv: try delimited(list, catalog, separator: "\t")
+        case .csv: try await delimited(list, catalog, separator: ",")
+        case .tsv: try await delimited(list, catalog, separator: "\t")
         case .json:
             var first = true
-            try catalog.forEachStore(list: list) { _, store in
+            try await catalog.forEachStore(list: list, offset: 0, limit: nil) { _, store in
                 output.write(first ? "[\n" : ",\n")
                 first = false
                 output.write(Self.flatObject(store))
             }
             output.line(first ? "[]" : "\n]")
         case .jsonl:
-            try catalog.forEachStore(list: list) { _, store in output.line(Self.flatObject(store)) }
+            try await catalog.forEachStore(list: list, offset: 0, limit: nil) { _, store in output.line(Self.flatObject(store)) }
         case .geojson:
             var first = true
             output.write(#"{"type":"FeatureCollection","features":["#)
-            try catalog.forEachStore(list: list) { _, store in
+            try await catalog.forEachStore(list: list, offset: 0, limit: nil) { _, store in
                 output.write(first ? "\n" : ",\n")
                 first = false
                 output.write(Self.feature(store))
@@ -40,13 +40,13 @@ struct StoreExporter {
     /// CSV (RFC 4180) or TSV: a header of the named fields and every
     /// attribute key of the list (sorted; found by a first pass, which
     /// keeps only the keys), then a row per store.
-    private func delimited(_ list: String, _ catalog: Catalog, separator: Character) throws {
+    private func delimited(_ list: String, _ catalog: any CatalogEngine, separator: Character) async throws {
         var keys = Set<String>()
-        try catalog.forEachStore(list: list) { _, store in keys.formUnion(store.attributes.keys) }
+        try await catalog.forEachStore(list: list, offset: 0, limit: nil) { _, store in keys.formUnion(store.attributes.keys) }
         let attributes = keys.sorted()
         let header = Self.fieldColumns + attributes
         output.line(header.map { Self.field($0, separator: separator) }.joined(separator: String(separator)))
-        try catalog.forEachStore(list: list) { _, store in
+        try await catalog.forEachStore(list: list, offset: 0, limit: nil) { _, store in
             var cells = [
                 store.id, store.name, JSONNumber.exact(store.latitude), JSONNumber.exact(store.longitude),
                 store.address ?? "", store.category ?? "", store.phone ?? "",

@@ -79,6 +79,16 @@ struct CLIOnPostgresTests {
         try same("focus", "--list", "kr", "--offset", "1e9", "--json")
         try same("focus", "--list", "world", "--offset", "-50", "--card-width", "120", "--json")
 
+        for format in ["csv", "tsv", "json", "jsonl", "geojson"] {
+            try same("export", "world", "--format", format)
+        }
+        try same("export", "nowhere", "--format", "csv")
+        // Where and what schema differ; what the catalog holds does not.
+        let infoA = try CarouselProcess.run(["info", "--db", sqlite]), infoB = try CarouselProcess.run(["info", "--db", postgres])
+        #expect(infoA.status == 0 && infoB.status == 0)
+        #expect(infoA.lines.dropFirst(3) == infoB.lines.dropFirst(3))
+        #expect(infoB.lines.first?.hasPrefix("database  postgresql://") == true, "\(infoB.stdout)")
+
         try same("lists", "rename", "kr", "korea", "--json")
         try same("lists", "rename", "korea", "world")  // taken: refused
         try same("lists", "delete", "korea", "--json")
@@ -90,7 +100,10 @@ struct CLIOnPostgresTests {
     /// password masked; a URL that does not parse is a usage error.
     @Test func commandsNotYetOnPostgreSQLSaySoWithoutThePassword() throws {
         let url = "postgresql://carousel:hunter2@127.0.0.1:1/catalog"
-        for arguments in [["info"], ["export", "kr", "--format", "csv"], ["tokens", "list"], ["camera", "--list", "kr", "--index", "0"]] {
+        for arguments in [
+            ["tokens", "list"], ["camera", "--list", "kr", "--index", "0"],
+            ["clusters", "--list", "kr", "--zoom", "3", "--south", "30", "--west", "120", "--north", "40", "--east", "130"],
+        ] {
             let result = try CarouselProcess.run(arguments + ["--db", url])
             #expect(result.status == 64, "\(arguments)")
             #expect(result.stderr.contains("does not work on a PostgreSQL catalog yet"), "\(arguments): \(result.stderr)")
