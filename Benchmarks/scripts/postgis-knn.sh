@@ -6,35 +6,15 @@
 #
 #   Benchmarks/scripts/postgis-knn.sh [places.csv] [seconds]
 #
-# Starts its own PostgreSQL 15 cluster in a temporary folder, listening on a
-# Unix socket only, loads the same places, and stops and removes it on exit.
-# Needs postgresql-15 and postgresql-15-postgis-3 (Debian). PostgreSQL
-# refuses to run as root: as root, the cluster runs as `postgres`.
+# Starts its own PostgreSQL 15 cluster (pg-cluster.sh), loads the same
+# places, and stops and removes it on exit. Needs postgresql-15 and
+# postgresql-15-postgis-3 (Debian).
 # Prints `clients N: X q/s` lines.
 set -euo pipefail
 csv="$(realpath "${1:-../shared/data/geonames-places.csv}")"
 seconds="${2:-10}"
-bin=/usr/lib/postgresql/15/bin
-[ -x "$bin/initdb" ] || { echo "postgis-knn: PostgreSQL 15 is not installed (apt-get install postgresql-15 postgresql-15-postgis-3)" >&2; exit 1; }
 [ -f "$csv" ] || { echo "postgis-knn: no places file at $csv" >&2; exit 1; }
-
-folder="$(mktemp -d /tmp/postgis-knn.XXXXXX)"
-as=()
-if [ "$(id -u)" = 0 ]; then
-    chown postgres "$folder"
-    as=(runuser -u postgres --)
-fi
-stop() {
-    "${as[@]}" "$bin/pg_ctl" -D "$folder/data" -m fast stop >/dev/null 2>&1 || true
-    rm -rf "$folder"
-}
-trap stop EXIT
-
-"${as[@]}" "$bin/initdb" -D "$folder/data" -A trust -U bench >/dev/null
-"${as[@]}" "$bin/pg_ctl" -D "$folder/data" -l "$folder/log" -w \
-    -o "-c listen_addresses='' -c unix_socket_directories='$folder' -c max_connections=64 -c shared_buffers=256MB -c fsync=off" \
-    start >/dev/null
-psql=(psql -q -h "$folder" -U bench -d postgres -v ON_ERROR_STOP=1)
+source "$(dirname "$0")/pg-cluster.sh"
 
 "${psql[@]}" <<SQL
 CREATE EXTENSION postgis;

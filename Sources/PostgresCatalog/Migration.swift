@@ -19,7 +19,8 @@ struct PostgresMigration: Sendable {
     /// Every migration, in order. SwiftPM names each embedded file by a
     /// mangled identifier (the leading digit becomes `_`).
     static let all: [PostgresMigration] = [
-        PostgresMigration(fileName: "0001_initial.sql", bytes: PackageResources._001_initial_sql)
+        PostgresMigration(fileName: "0001_initial.sql", bytes: PackageResources._001_initial_sql),
+        PostgresMigration(fileName: "0002_no_foreign_keys.sql", bytes: PackageResources._002_no_foreign_keys_sql),
     ]
 
     static var latestVersion: Int { all.last!.version }
