@@ -15,8 +15,9 @@ extension PostgresCatalog {
     /// Imports are serialized by a transaction-scoped advisory lock, so two
     /// nodes importing at once hand out distinct keys.
     ///
-    /// Memory: rows stream, but the ids seen are kept to tell duplicates
-    /// (about 100 bytes per store).
+    /// Memory stays flat at any file size: the valid rows stream into a
+    /// temporary table with their lines, where the database finds the
+    /// repeated ids; the stores are then written from it.
     @discardableResult
     public func importList(
         named name: String, from reader: some StoreRowReader, options: ImportOptions = ImportOptions()
@@ -48,19 +49,27 @@ extension PostgresCatalog {
                     "SELECT coalesce(max(key), 0) + 1 FROM stores", logger: logger
                 ).collect(Int64.self)[0]
 
-                var written: Int64 = 0
+                // The valid rows, staged with their lines: repeated ids are
+                // found by the database, so memory does not grow with the
+                // file (see `ForeignImport`).
+                try await connection.query(
+                    """
+                    CREATE TEMPORARY TABLE carousel_import (
+                        line bigint NOT NULL, id text NOT NULL, name text NOT NULL, latitude double precision NOT NULL,
+                        longitude double precision NOT NULL, address text, category text, phone text, attributes jsonb
+                    ) ON COMMIT DROP
+                    """, logger: logger)
                 try await connection.copyFrom(
-                    table: "stores",
-                    columns: ["key", "list", "id", "name", "latitude", "longitude", "address", "category", "phone", "attributes"],
+                    table: "carousel_import",
+                    columns: ["line", "id", "name", "latitude", "longitude", "address", "category", "phone", "attributes"],
                     logger: logger
                 ) { writer in
                     var buffer = ByteBuffer()
                     buffer.reserveCapacity(1 << 16)
                     // The reader is synchronous (file reads): a row at a time
                     // between writes of 64 KiB.
-                    while let (store, _) = try source.next() {
-                        Self.appendCopyRow(store, key: firstKey + written, list: listKey, to: &buffer)
-                        written += 1
+                    while let (store, line) = try source.next() {
+                        Self.appendCopyRow(store, line: line, to: &buffer)
                         if buffer.readableBytes >= 1 << 16 {
                             try await writer.write(buffer)
                             buffer.clear()
@@ -68,7 +77,31 @@ extension PostgresCatalog {
                     }
                     if buffer.readableBytes > 0 { try await writer.write(buffer) }
                 }
-                let report = try source.finish(imported: Int(written))
+                let duplicates = try await connection.query(
+                    """
+                    SELECT i.line, i.id, r.first FROM carousel_import AS i
+                    JOIN (SELECT id, min(line) AS first FROM carousel_import GROUP BY id HAVING count(*) > 1) AS r ON r.id = i.id
+                    WHERE i.line > r.first ORDER BY i.line LIMIT \(Int64(source.duplicateLimit))
+                    """, logger: logger
+                ).collect((Int64, String, Int64).self).map {
+                    RepeatedRow(line: Int($0.0), id: $0.1, firstLine: Int($0.2))
+                }
+                try source.judge(duplicates: duplicates)
+                // Keys in file order, as the SQLite importer gives them.
+                let imported = try await connection.query(
+                    """
+                    WITH written AS (
+                        INSERT INTO stores (key, list, id, name, latitude, longitude, address, category, phone, attributes)
+                        SELECT \(firstKey - 1) + row_number() OVER (ORDER BY i.line), \(listKey), i.id, i.name, i.latitude,
+                               i.longitude, i.address, i.category, i.phone, i.attributes
+                        FROM carousel_import AS i LEFT JOIN unnest(\(duplicates.map { Int64($0.line) })::bigint[]) AS d(line)
+                             ON d.line = i.line
+                        WHERE d.line IS NULL
+                        RETURNING 1)
+                    SELECT count(*)::bigint FROM written
+                    """, logger: logger
+                ).collect(Int.self)[0]
+                let report = source.report(imported: imported)
                 try await fixColumns(source.columnsToFix, list: listKey, connection)
                 try await writeItems(list: listKey, order: options.order, connection)
                 return report
@@ -83,8 +116,8 @@ extension PostgresCatalog {
     /// One row of COPY's text format
     /// (https://www.postgresql.org/docs/15/sql-copy.html#id-1.9.3.55.9.2):
     /// tab-separated, `\N` for NULL, backslash escapes.
-    static func appendCopyRow(_ store: Store, key: Int64, list: Int64, to buffer: inout ByteBuffer) {
-        buffer.writeString("\(key)\t\(list)\t")
+    static func appendCopyRow(_ store: Store, line: Int, to buffer: inout ByteBuffer) {
+        buffer.writeString("\(line)\t")
         appendText(store.id, to: &buffer)
         buffer.writeInteger(UInt8(ascii: "\t"))
         appendText(store.name, to: &buffer)

@@ -263,6 +263,63 @@ struct PostgresCatalogTests {
         }
     }
 
+    /// Repeated ids are found by PostgreSQL after the rows are staged, not
+    /// row by row as SQLite finds them; the judging replays SQLite's, so
+    /// every report is the same: seeded files where invalid rows and
+    /// repeated ids interleave, at several issue limits, refused or with
+    /// `skipInvalid`, and the stores written in the same order with the
+    /// same keys.
+    @Test func rejectedRowsAreJudgedAsSQLiteJudgesThem() async throws {
+        try await Self.withCluster { cluster in
+            let directory = try TemporaryDirectory()
+            try cluster.createDatabase("catalog")
+            let postgres = try await PostgresCatalog(url: PostgresURL(cluster.url("catalog")))
+            let sqlite = try Catalog(path: directory.path("catalog.sqlite").path)
+            var random = SplitMix64(seed: 2026)
+            // Every way an import ends, met at least once.
+            var imported = 0, refused = 0, stoppedEarly = 0
+            for file in 0..<6 {
+                var csv = "id,name,latitude,longitude\n"
+                var ids: [String] = []
+                for row in 0..<(40 + 20 * file) {
+                    let roll = Int.random(in: 0..<10, using: &random)
+                    let id = roll < 2 && !ids.isEmpty ? ids.randomElement(using: &random)! : "s\(row)"
+                    let latitude = roll == 9 ? "91" : String(Double.random(in: -80...80, using: &random))
+                    csv += "\(id),Store \(row),\(latitude),\(Double.random(in: -179...179, using: &random))\n"
+                    ids.append(id)
+                }
+                let path = try directory.write("f\(file).csv", csv)
+                for limit in [1, 2, 5, 100] {
+                    for skip in [false, true] {
+                        let options = ImportOptions(skipInvalid: skip, replace: true, issueLimit: limit)
+                        let what = "file \(file), limit \(limit), skip \(skip)"
+                        var outcomeP: Result<ImportReport, CatalogError>
+                        var outcomeS: Result<ImportReport, CatalogError>
+                        do {
+                            outcomeP = .success(
+                                try await postgres.importList(
+                                    named: "l", from: makeStoreRowReader(for: path, format: .csv), options: options))
+                        } catch let error as CatalogError { outcomeP = .failure(error) }
+                        do {
+                            outcomeS = .success(
+                                try sqlite.importList(named: "l", from: makeStoreRowReader(for: path, format: .csv), options: options))
+                        } catch let error as CatalogError { outcomeS = .failure(error) }
+                        #expect(outcomeP == outcomeS, "\(what)")
+                        switch outcomeS {
+                        case let .success(report): imported += report.rejected > 0 ? 1 : 0
+                        case let .failure(.rowsRejected(report)): if report.stoppedEarly { stoppedEarly += 1 } else { refused += 1 }
+                        case .failure: break
+                        }
+                        // No list at all while every import so far was refused.
+                        let storesP = try? await postgres.stores(list: "l"), storesS = try? sqlite.stores(list: "l")
+                        #expect(storesP == storesS, "\(what)")
+                    }
+                }
+            }
+            #expect(imported > 0 && refused > 0 && stoppedEarly > 0, "\(imported) \(refused) \(stoppedEarly)")
+        }
+    }
+
     @Test func twoNodesMigrateOnce() async throws {
         try await Self.withCluster { cluster in
             try cluster.createDatabase("catalog")

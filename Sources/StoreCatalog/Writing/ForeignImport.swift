@@ -2,66 +2,58 @@ import Geo
 
 /// An import into another catalog (the PostgreSQL one): the same reading,
 /// validation, attribute typing and judging as ``Catalog/importList(named:from:options:)``,
-/// so the report is the same; the other catalog only writes the stores.
+/// so the report is the same; the other catalog writes the stores and
+/// finds the repeated ids itself.
 ///
 /// Used as: create it (which checks the list name and options), take the
-/// stores from `next()` (each valid one with its line; invalid rows and
-/// repeated ids are logged), then `finish`.
+/// valid rows from `next()` (each with its line) and stage them, ask the
+/// staged rows for their repeated ids, then `finish(duplicates:…)`.
+///
+/// Why the other catalog finds the repeated ids: kept here, the ids of a
+/// file cost about 100 bytes a store in memory, so an import's memory grew
+/// with the file; staged in the database, it does not.
 package struct ForeignImport<Reader: StoreRowReader> {
     private var typed: AttributeTyping<Reader>
     private let list: String
     private let options: ImportOptions
-    private var issues: IssueLog
-    private var rejected = 0
-    /// The line of each id this import has written: duplicates are told
-    /// with the first line, as the SQLite importer tells them.
-    private var lines: [String: Int] = [:]
+    /// The rows rejected while reading, in file order: at most
+    /// ``duplicateLimit`` of them, as reading stops past the issue limit.
+    private var rejectedRows: [(line: Int, issues: [ImportIssue])] = []
+    /// The rows rejected in all and their issues, once judged.
+    private var judged: (rejected: Int, issues: IssueLog)?
 
     package init(list: String, reader: Reader, options: ImportOptions) throws {
         try options.check(list: list)
         self.list = list
         self.options = options
         typed = AttributeTyping(reader, forced: options.columnTypes)
-        issues = IssueLog(limit: options.issueLimit)
     }
 
-    /// The next store to write, in file order, with its line; `nil` at the
-    /// end of the file. Invalid rows and repeated ids are logged here, and
-    /// past the issue limit this throws `CatalogError.rowsRejected` with
-    /// `stoppedEarly`, as the SQLite import does.
+    /// How many of the repeated ids (the first ones in file order) the
+    /// judging needs at most: one past the issue limit, where the SQLite
+    /// import stops.
+    package var duplicateLimit: Int { options.issueLimit + 1 }
+
+    /// The next valid row to stage, in file order, with its line; `nil` at
+    /// the end of the file, or once more rows than the issue limit were
+    /// rejected (the SQLite import stops reading there too). Ids are not
+    /// checked for repeats here.
     package mutating func next() throws -> (store: Store, line: Int)? {
-        while let row = try typed.next() {
+        while rejectedRows.count < duplicateLimit, let row = try typed.next() {
             switch row {
             case let .invalid(rowIssues):
-                try reject(rowIssues)
+                rejectedRows.append((rowIssues.first?.line ?? 0, rowIssues))
             case let .valid(store, line):
                 // As `RowBatch.append`: a reader bug is a reported row.
                 guard store.coordinate.isValid else {
-                    try reject([
-                        ImportIssue(line: line, column: nil, reason: "coordinates \(store.coordinate) are out of range")
-                    ])
+                    rejectedRows.append(
+                        (line, [ImportIssue(line: line, column: nil, reason: "coordinates \(store.coordinate) are out of range")]))
                     continue
                 }
-                if let first = lines[store.id] {
-                    try reject([
-                        ImportIssue(line: line, column: "id", reason: "duplicate id '\(store.id)' (also on line \(first))")
-                    ])
-                    continue
-                }
-                lines[store.id] = line
                 return (store, line)
             }
         }
         return nil
-    }
-
-    private mutating func reject(_ rowIssues: [ImportIssue]) throws {
-        issues.add(rowIssues)
-        rejected += 1
-        if rejected > options.issueLimit {
-            throw CatalogError.rowsRejected(
-                ImportReport(list: list, imported: 0, rejected: rejected, log: issues, stoppedEarly: true))
-        }
     }
 
     /// The columns whose type was guessed wrong while streaming, and the
@@ -69,24 +61,79 @@ package struct ForeignImport<Reader: StoreRowReader> {
     /// `AttributeColumnFix.apply(_:_:)` before the commit.
     package var columnsToFix: [String: AttributeType] { typed.log.columnsToFix }
 
-    /// The report once every row is read and `imported` stores written; it
-    /// throws as the SQLite import does when rows were rejected without
-    /// `skipInvalid`, or a forced column never appeared.
-    package func finish(imported: Int) throws -> ImportReport {
+    /// Judges an import whose staged rows held `duplicates` (the first
+    /// ``duplicateLimit`` repeated ids in file order: each row after the
+    /// first with its id) as the SQLite import judges, row by row in file
+    /// order: each rejected row, invalid or repeated, counts once, and past
+    /// the issue limit the import stops with ``ImportReport/stoppedEarly``.
+    /// Throws ``CatalogError/rowsRejected(_:)`` as the SQLite import does;
+    /// otherwise the staged rows but the repeated ones are to be written,
+    /// and ``report(imported:)`` says what was done.
+    ///
+    /// When the import is not refused, `duplicates` holds every repeated
+    /// row: each is a rejected row, and there are at most as many as the
+    /// issue limit, one fewer than ``duplicateLimit``.
+    package mutating func judge(duplicates: [RepeatedRow]) throws {
+        var issues = IssueLog(limit: options.issueLimit)
+        var rejected = 0
+        var invalid = rejectedRows.makeIterator(), repeated = duplicates.makeIterator()
+        var nextInvalid = invalid.next(), nextRepeated = repeated.next()
+        while true {
+            let rowIssues: [ImportIssue]
+            if let row = nextInvalid, nextRepeated.map({ row.line < $0.line }) ?? true {
+                rowIssues = row.issues
+                nextInvalid = invalid.next()
+            } else if let row = nextRepeated {
+                rowIssues = [
+                    ImportIssue(line: row.line, column: "id", reason: "duplicate id '\(row.id)' (also on line \(row.firstLine))")
+                ]
+                nextRepeated = repeated.next()
+            } else {
+                break
+            }
+            issues.add(rowIssues)
+            rejected += 1
+            if rejected > options.issueLimit {
+                throw CatalogError.rowsRejected(
+                    ImportReport(list: list, imported: 0, rejected: rejected, log: issues, stoppedEarly: true))
+            }
+        }
         if rejected > 0 && !options.skipInvalid {
             throw CatalogError.rowsRejected(
                 ImportReport(list: list, imported: 0, rejected: rejected, log: issues, stoppedEarly: false))
         }
-        let columns = typed.log
-        if let unseen = columns.forced.subtracting(columns.seenForced).sorted().first {
+        if let unseen = typed.log.forced.subtracting(typed.log.seenForced).sorted().first {
             throw CatalogError.invalidArgument("no attribute column '\(unseen)' in the file to give a type")
         }
+        judged = (rejected, issues)
+    }
+
+    /// The report of a judged import (``judge(duplicates:)``) that wrote
+    /// `imported` stores.
+    package func report(imported: Int) -> ImportReport {
+        let (rejected, issues) = judged ?? (0, IssueLog(limit: options.issueLimit))
+        let columns = typed.log
         var report = ImportReport(list: list, imported: imported, rejected: rejected, log: issues, stoppedEarly: false)
         report.columnTypes = columns.types
         for (name, type) in options.columnTypes where columns.seenForced.contains(HeaderName.folded(name)) {
             report.columnTypes[name] = type
         }
         return report
+    }
+}
+
+/// A staged row of a ``ForeignImport`` whose id an earlier row of the file
+/// already has.
+package struct RepeatedRow: Sendable {
+    package var line: Int
+    package var id: String
+    /// The line of the first row with that id.
+    package var firstLine: Int
+
+    package init(line: Int, id: String, firstLine: Int) {
+        self.line = line
+        self.id = id
+        self.firstLine = firstLine
     }
 }
 
