@@ -56,25 +56,33 @@ extension PostgresCatalog: CatalogEngine {
     ) async throws {
         let wanted = positions.map(Int64.init)
         try await withConnection { connection in
-            let key = try await listKey(list, connection)
-            guard !wanted.isEmpty else { return }
-            let rows = try await connection.query(
-                """
-                SELECT p.position, s.id, s.name, s.latitude, s.longitude, s.address, s.category, s.phone, s.attributes::text
-                FROM unnest(\(wanted)::bigint[]) WITH ORDINALITY AS p(position, n)
-                LEFT JOIN list_items AS i ON i.list = \(key) AND i.position = p.position
-                LEFT JOIN stores AS s ON s.key = i.store
-                ORDER BY p.n
-                """, logger: logger)
-            for try await row in rows.decode(
-                (Int64, String?, String?, Double?, Double?, String?, String?, String?, String?).self)
-            {
-                guard let id = row.1, let name = row.2, let latitude = row.3, let longitude = row.4 else {
-                    throw CatalogError.positionOutOfRange(
-                        list: list, position: Int(row.0), count: try await count(list, connection))
-                }
-                try body(Int(row.0), try Self.store((id, name, latitude, longitude, row.5, row.6, row.7, row.8)))
+            try await forEachStore(list: list, key: try await listKey(list, connection), at: wanted, connection, body)
+        }
+    }
+
+    /// ``forEachStore(list:at:_:)`` on an open connection, for the list of
+    /// key `key`.
+    func forEachStore(
+        list: String, key: Int64, at wanted: [Int64], _ connection: PostgresConnection,
+        _ body: (_ position: Int, _ store: Store) throws -> Void
+    ) async throws {
+        guard !wanted.isEmpty else { return }
+        let rows = try await connection.query(
+            """
+            SELECT p.position, s.id, s.name, s.latitude, s.longitude, s.address, s.category, s.phone, s.attributes::text
+            FROM unnest(\(wanted)::bigint[]) WITH ORDINALITY AS p(position, n)
+            LEFT JOIN list_items AS i ON i.list = \(key) AND i.position = p.position
+            LEFT JOIN stores AS s ON s.key = i.store
+            ORDER BY p.n
+            """, logger: logger)
+        for try await row in rows.decode(
+            (Int64, String?, String?, Double?, Double?, String?, String?, String?, String?).self)
+        {
+            guard let id = row.1, let name = row.2, let latitude = row.3, let longitude = row.4 else {
+                throw CatalogError.positionOutOfRange(
+                    list: list, position: Int(row.0), count: try await count(list, connection))
             }
+            try body(Int(row.0), try Self.store((id, name, latitude, longitude, row.5, row.6, row.7, row.8)))
         }
     }
 

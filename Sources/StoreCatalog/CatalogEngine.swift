@@ -1,3 +1,4 @@
+import Clustering
 import Geo
 
 /// A store catalog, whichever engine holds it: ``Catalog`` (SQLite, a file
@@ -65,6 +66,19 @@ public protocol CatalogEngine: Sendable {
     /// band (1/64°), then longitude range (two across the antimeridian,
     /// the western first), longitude, latitude and store key.
     func stores(in box: BoundingBox, list: String?) async throws -> [Store]
+
+    /// The markers of `list` inside `box` at `zoom`: clusters, and stores
+    /// with their list positions (supercluster's clusters, the same on
+    /// both engines); the store at `selected` is never hidden in a cluster.
+    func clusters(list: String, zoom: Double, box: BoundingBox, selected: Int?, options: ClusterOptions) async throws
+        -> [ListMarker]
+
+    /// The stores of cluster `id` of `list`, `limit` of them from `offset`.
+    func clusterLeaves(list: String, cluster id: Int, limit: Int, offset: Int, options: ClusterOptions) async throws
+        -> [ListMarker]
+
+    /// The zoom from which the store at `position` of `list` is in no cluster.
+    func unclusterZoom(list: String, position: Int, options: ClusterOptions) async throws -> Int
 
     /// Imports a list from `reader` in one transaction: all or nothing,
     /// the same validation and report on both engines.

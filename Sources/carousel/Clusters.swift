@@ -6,7 +6,7 @@ extension Carousel {
     /// `carousel clusters`: a list's stores clustered as map markers, as
     /// mapbox/supercluster 8.0.1 clusters them, with a selected store never
     /// hidden in a cluster.
-    struct Clusters: ParsableCommand {
+    struct Clusters: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "clusters",
             abstract: "Print a list's store markers clustered for a map zoom and box.",
@@ -90,21 +90,20 @@ extension Carousel {
             }
         }
 
-        func run() throws {
-            let catalog = try database.openCatalogForReading()
+        func run() async throws {
+            let catalog = try await database.openEngine(access: .read)
             do {
                 switch try mode() {
                 case let .markers(zoom, box):
-                    let markers = try catalog.clusters(
-                        list: list, zoom: zoom,
-                        box: box,
-                        selected: selected)
+                    let markers = try await catalog.clusters(
+                        list: list, zoom: zoom, box: box, selected: selected, options: ClusterOptions())
                     print(ClusterOutput(markers).render(json: json))
                 case let .leaves(id):
-                    let stores = try catalog.clusterLeaves(list: list, cluster: id, limit: limit ?? 10, offset: offset ?? 0)
+                    let stores = try await catalog.clusterLeaves(
+                        list: list, cluster: id, limit: limit ?? 10, offset: offset ?? 0, options: ClusterOptions())
                     print(ClusterOutput(stores).render(json: json))
                 case let .unclusterZoom(index):
-                    let zoom = try catalog.unclusterZoom(list: list, position: index)
+                    let zoom = try await catalog.unclusterZoom(list: list, position: index, options: ClusterOptions())
                     print(json ? "{\"index\":\(index),\"unclusterZoom\":\(zoom)}" : "store \(index) is in no cluster from zoom \(zoom)")
                 }
             } catch let error as ClusterError {

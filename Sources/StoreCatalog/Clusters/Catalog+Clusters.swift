@@ -17,10 +17,7 @@ extension Catalog {
         list: String, zoom: Double, box: BoundingBox, selected: Int? = nil, options: ClusterOptions = ClusterOptions()
     ) throws -> [ListMarker] {
         try withClusterIndex(list: list, options: options) { index, listKey, db in
-            if let selected, !(0..<index.pointCount).contains(selected) {
-                throw CatalogError.positionOutOfRange(list: list, position: selected, count: index.pointCount)
-            }
-            let markers = try ClusterQueries(index).markers(in: box, zoom: zoom, selected: selected)
+            let markers = try ListClusterQueries.markers(index, list: list, zoom: zoom, box: box, selected: selected)
             return try markers.map { marker in
                 switch marker {
                 case let .cluster(cluster): .cluster(cluster)
@@ -35,12 +32,8 @@ extension Catalog {
     public func clusterLeaves(
         list: String, cluster id: Int, limit: Int = 10, offset: Int = 0, options: ClusterOptions = ClusterOptions()
     ) throws -> [ListMarker] {
-        guard limit >= 1, offset >= 0 else {
-            throw CatalogError.invalidArgument(
-                "a cluster's leaves need a limit of at least 1 and an offset of at least 0 (got limit \(limit), offset \(offset))")
-        }
-        return try withClusterIndex(list: list, options: options) { index, listKey, db in
-            try ClusterQueries(index).leaves(of: id, limit: limit, offset: offset).map {
+        try withClusterIndex(list: list, options: options) { index, listKey, db in
+            try ListClusterQueries.leaves(index, cluster: id, limit: limit, offset: offset).map {
                 .store(index: $0, store: try store(listKey, at: $0, db))
             }
         }
@@ -50,10 +43,7 @@ extension Catalog {
     /// cluster: from there on, a clusters query shows it on its own.
     public func unclusterZoom(list: String, position: Int, options: ClusterOptions = ClusterOptions()) throws -> Int {
         try withClusterIndex(list: list, options: options) { index, _, _ in
-            guard (0..<index.pointCount).contains(position) else {
-                throw CatalogError.positionOutOfRange(list: list, position: position, count: index.pointCount)
-            }
-            return try ClusterQueries(index).unclusterZoom(ofPoint: position)
+            try ListClusterQueries.unclusterZoom(index, list: list, position: position)
         }
     }
 
@@ -98,7 +88,7 @@ extension Catalog {
             WHERE i.list = ? ORDER BY i.position
             """, { $0.bind(listKey, at: 1) }
         ) { Coordinate(latitude: $0.double(0), longitude: $0.double(1)) }
-        return try ClusterIndex(points: places, options: options).withExpansionZooms()
+        return try ListClusterQueries.build(points: places, options: options)
     }
 
     /// The store count of `list`'s stored index, nil when there is none
