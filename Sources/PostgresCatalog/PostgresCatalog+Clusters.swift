@@ -7,9 +7,10 @@ import StoreCatalog
 /// in list order, answered by StoreCatalog's `ListClusterQueries`, so the
 /// markers, leaves and zooms are the SQLite catalog's.
 ///
-/// The index is built for each query from the list's coordinates (about
-/// 0.3 s for 234,908 stores), as the SQLite catalog does for a catalog it
-/// cannot write. Building it once per list version and storing it in
+/// The index is built for each query from the list's coordinates, as the
+/// SQLite catalog does for a catalog it cannot write: 1.14 s and 143 MiB
+/// for the 234,908 GeoNames places, where SQLite answers from its stored
+/// index in 0.01 s. Building it once per list version and storing it in
 /// PostgreSQL for every node is not done yet (docs/postgresql.md).
 extension PostgresCatalog {
     public func clusters(
