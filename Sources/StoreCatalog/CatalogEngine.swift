@@ -80,6 +80,10 @@ public protocol CatalogEngine: Sendable {
     /// The zoom from which the store at `position` of `list` is in no cluster.
     func unclusterZoom(list: String, position: Int, options: ClusterOptions) async throws -> Int
 
+    /// A page of `search`'s results: text, category, area and opening
+    /// hours over one list, ranked by distance or in list order.
+    func search(_ search: StoreSearch) async throws -> SearchPage
+
     /// Imports a list from `reader` in one transaction: all or nothing,
     /// the same validation and report on both engines.
     func importList(named name: String, from reader: some StoreRowReader, options: ImportOptions) async throws

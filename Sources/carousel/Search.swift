@@ -6,7 +6,7 @@ import StoreCatalog
 extension Carousel {
     /// `carousel search`: the stores of a list that match a text, a
     /// category, attribute values, an area and an opening time.
-    struct Search: ParsableCommand {
+    struct Search: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "search",
             abstract: "Search a list: text, category, attributes, near a point or in a box, open at a time.",
@@ -59,8 +59,8 @@ extension Carousel {
             _ = try makeSearch()
         }
 
-        func run() throws {
-            let page = try database.openCatalogForReading().search(try makeSearch())
+        func run() async throws {
+            let page = try await database.openEngine(access: .read).search(try makeSearch())
             let ranked = near != nil || bbox != nil
             if json {
                 var text = "{\"stores\":["

@@ -37,8 +37,11 @@ struct CLIOnPostgresTests {
         let postgres = cluster.url("cli")
         let directory = try TemporaryDirectory()
         let sqlite = directory.path("catalog.sqlite").path
-        func same(_ arguments: String..., sourceLocation: SourceLocation = #_sourceLocation) throws {
+        func same(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) throws {
             try Self.expectSame(arguments, sqlite: sqlite, postgres: postgres, sourceLocation: sourceLocation)
+        }
+        func same(_ arguments: String..., sourceLocation: SourceLocation = #_sourceLocation) throws {
+            try same(arguments, sourceLocation: sourceLocation)
         }
 
         try same("import", Self.world, "--list", "world", "--json")
@@ -90,6 +93,39 @@ struct CLIOnPostgresTests {
         try same("clusters", "--list", "world", "--leaves", String(clusterID), "--limit", "5", "--offset", "2", "--json")
         try same("clusters", "--list", "world", "--uncluster-zoom", "77", "--json")
         try same("clusters", "--list", "world", "--uncluster-zoom", "30000")
+
+        // Search: text (accents, case, Korean), category, attributes,
+        // areas, opening hours in each store's zone, pages and cursors.
+        let shops = try directory.write(
+            "shops.csv",
+            """
+            id,name,latitude,longitude,address,category,opening_hours,timezone,seats
+            k1,하늘커피 강남역점,37.4979,127.0276,서울 강남구 강남대로 396,카페,Mo-Su 07:00-23:00,Asia/Seoul,33
+            k2,하늘커피 역삼점,37.5007,127.0365,서울 강남구 테헤란로 152,카페,Mo-Fr 22:00-02:00,Asia/Seoul,46
+            p1,Café Mocha,48.8698,2.3316,12 Rue de la Paix,Café,Mo-Fr 08:00-18:00,Europe/Paris,20
+            p2,100% Straße,48.8606,2.3376,,Bakery,,,
+            n1,Night Owl,40.7128,-74.006,,Café,Fr-Mo 20:00-04:00; Dec 25 off,,12
+
+            """)
+        try same("import", shops.path, "--list", "shops", "--timezone", "America/New_York")
+        for arguments in [
+            ["--text", "cafe"], ["--text", "강남"], ["--text", "STRASSE"], ["--category", "카페", "--where", "seats=46"],
+            ["--near", "48.86,2.34", "--within-km", "5"], ["--bbox", "37.4,127.0,37.6,127.1"],
+            ["--open-at", "2026-11-24T01:30:00+09:00"], ["--open-at", "2026-11-23T17:30:00Z"],
+            ["--open-at", "2026-12-25T02:00:00-05:00"], ["--near", "37.5,127.03", "--limit", "2"], [],
+        ] {
+            try same(["search", "--list", "shops", "--json"] + arguments)
+            try same(["search", "--list", "shops"] + arguments)
+        }
+        // Not the same empty answer twice.
+        let korean = try CarouselProcess.run(["search", "--list", "shops", "--text", "강남", "--json", "--db", postgres])
+        #expect(korean.stdout.contains(#""id":"k1""#) && korean.stdout.contains(#""id":"k2""#), "\(korean.stdout)")
+        let firstPage = try CarouselProcess.run(
+            ["search", "--list", "shops", "--near", "37.5,127.03", "--limit", "2", "--json", "--db", sqlite])
+        let cursor = try #require(firstPage.stdout.firstMatch(of: /"next":"([^"]+)"/)?.1)
+        try same("search", "--list", "shops", "--near", "37.5,127.03", "--limit", "2", "--cursor", String(cursor), "--json")
+        try same("search", "--list", "world", "--text", "san", "--limit", "30", "--json")
+        try same("search", "--list", "nowhere", "--text", "x")
 
         for format in ["csv", "tsv", "json", "jsonl", "geojson"] {
             try same("export", "world", "--format", format)

@@ -12,15 +12,65 @@ extension Catalog {
     /// store, so they cost a lookup per store they are tried on.
     public func search(_ search: StoreSearch) throws -> SearchPage {
         try search.validate()
-        let snapshot = try searchSnapshot(list: search.list)
+        var run = SearchRun(search, over: try searchSnapshot(list: search.list))
+        for candidate in run.ranked {
+            guard run.offer(candidate, store: try store(list: search.list, at: candidate.position)) else { break }
+        }
+        return run.page
+    }
 
+    public func timeZone(list: String) throws -> String? {
+        try read { db in
+            guard let zone = try firstRow(db, "SELECT time_zone FROM lists WHERE name = ?", { $0.bind(list, at: 1) }, { $0.text(0) })
+            else { throw CatalogError.listNotFound(list) }
+            return zone
+        }
+    }
+
+    /// The list's search snapshot, built on first use and kept while the
+    /// catalog is unchanged: no commit by another connection (SQLite's
+    /// `data_version`) and no row changed by this one (`total_changes()`).
+    func searchSnapshot(list: String) throws -> SearchSnapshot {
+        let version = try read { db in
+            try firstRow(db, "SELECT (SELECT data_version FROM pragma_data_version), total_changes()", { _ in }) {
+                SearchSnapshots.Version(data: $0.int64(0), changes: $0.int64(1))
+            } ?? SearchSnapshots.Version(data: 0, changes: 0)
+        }
+        if let kept = searchSnapshots.snapshot(list: list, version: version) { return kept }
+        var builder = SearchSnapshot.Builder(defaultZone: try timeZone(list: list))
+        try forEachStore(list: list) { _, store in builder.append(store) }
+        let snapshot = builder.build()
+        searchSnapshots.keep(snapshot, list: list, version: version)
+        return snapshot
+    }
+}
+
+/// One instant on the wall clocks of many zones: a zone's offset is
+/// looked up once per search, not once per store (Foundation's
+/// `secondsFromGMT(for:)` walks the zone's transitions each time).
+/// One search over a list's ``SearchSnapshot``, in both catalogs: the
+/// filters the snapshot can judge (text, category, area, open at) and the
+/// ranking give ``ranked``; the catalog then reads the store at each
+/// candidate's position in turn and ``offer(_:store:)``s it, until the page
+/// is full. The attribute filters need the whole store, hence the split.
+package struct SearchRun {
+    package typealias Candidate = (distance: Double?, position: Int)
+
+    private let search: StoreSearch
+    /// The candidates in rank order, past the cursor.
+    package let ranked: [Candidate]
+    private var hits: [SearchPage.Hit] = []
+    private var hasMore = false
+
+    package init(_ search: StoreSearch, over snapshot: SearchSnapshot) {
+        self.search = search
         // The cheapest filters first: each pass only sees what the ones
         // before it kept.
         var candidates = search.text.map { snapshot.text.positions(containing: $0) } ?? Array(0..<snapshot.count)
         if let category = search.category.map(SearchFolding.fold) {
             candidates.removeAll { snapshot.categories[$0] != category }
         }
-        var ranked: [(distance: Double?, position: Int)]
+        var ranked: [Candidate]
         switch search.area {
         case let .near(origin, radius)?:
             let limit = radius.map { min($0, Haversine.maximumDistanceMeters) } ?? .infinity
@@ -50,57 +100,28 @@ extension Catalog {
         if let cursor = search.cursor {
             ranked.removeAll { ($0.distance ?? 0, $0.position) <= (cursor.distance ?? 0, cursor.position) }
         }
+        self.ranked = ranked
+    }
 
-        // Fill the page, reading each candidate's store; one more than the
-        // limit tells whether a next page exists.
-        var hits: [SearchPage.Hit] = []
-        var hasMore = false
-        for candidate in ranked {
-            let store = try self.store(list: search.list, at: candidate.position)
-            guard search.attributes.allSatisfy({ $0.matches(store.attributes[$0.name]) }) else { continue }
-            if hits.count == search.limit {
-                hasMore = true
-                break
-            }
-            hits.append(SearchPage.Hit(position: candidate.position, store: store, distanceMeters: candidate.distance))
+    /// Offers the store of a ranked candidate; false once the page is full
+    /// (one more than the limit tells whether a next page exists).
+    package mutating func offer(_ candidate: Candidate, store: Store) -> Bool {
+        guard search.attributes.allSatisfy({ $0.matches(store.attributes[$0.name]) }) else { return true }
+        if hits.count == search.limit {
+            hasMore = true
+            return false
         }
+        hits.append(SearchPage.Hit(position: candidate.position, store: store, distanceMeters: candidate.distance))
+        return true
+    }
+
+    /// The page, with the cursor of the next one if there is more.
+    package var page: SearchPage {
         let next = hasMore ? hits.last.map { SearchCursor(distance: $0.distanceMeters, position: $0.position) } : nil
         return SearchPage(hits: hits, next: next)
     }
-
-    /// The time zone the list was imported with
-    /// (``ImportOptions/timeZone``), or nil; ``CatalogError/listNotFound(_:)``
-    /// for no such list.
-    public func timeZone(list: String) throws -> String? {
-        try read { db in
-            guard let zone = try firstRow(db, "SELECT time_zone FROM lists WHERE name = ?", { $0.bind(list, at: 1) }, { $0.text(0) })
-            else { throw CatalogError.listNotFound(list) }
-            return zone
-        }
-    }
-
-    /// The list's search snapshot, built on first use and kept while the
-    /// catalog is unchanged: no commit by another connection (SQLite's
-    /// `data_version`) and no row changed by this one (`total_changes()`).
-    func searchSnapshot(list: String) throws -> SearchSnapshot {
-        let version = try read { db in
-            try firstRow(db, "SELECT (SELECT data_version FROM pragma_data_version), total_changes()", { _ in }) {
-                SearchSnapshots.Version(data: $0.int64(0), changes: $0.int64(1))
-            } ?? SearchSnapshots.Version(data: 0, changes: 0)
-        }
-        if let kept = searchSnapshots.snapshot(list: list, version: version) { return kept }
-        var builder = SearchSnapshot.Builder()
-        builder.defaultZone = try timeZone(list: list).flatMap(ScheduleColumns.zone(named:))
-        try forEachStore(list: list) { _, store in builder.append(store) }
-        let snapshot = builder.build()
-        searchSnapshots.keep(snapshot, list: list, version: version)
-        return snapshot
-    }
 }
 
-/// One instant on the wall clocks of many zones: a zone's offset is
-/// looked up once per search, not once per store (Foundation's
-/// `secondsFromGMT(for:)` walks the zone's transitions each time).
 struct WallClock {
     let instant: Date
     private var offsets: [String: Int] = [:]

@@ -6,7 +6,7 @@ import OpeningHours
 /// by list position. Built in one pass over the list (``Catalog/search(_:)``
 /// keeps it until the catalog changes), so that a search is a scan of a
 /// few arrays and not a query per store.
-struct SearchSnapshot: Sendable {
+package struct SearchSnapshot: Sendable {
     let text: TextIndex
     let latitudes: [Double]
     let longitudes: [Double]
@@ -24,9 +24,9 @@ struct SearchSnapshot: Sendable {
 
     /// Builds a snapshot one store at a time, in list order, so that the
     /// list is never held whole.
-    struct Builder {
+    package struct Builder {
         /// The list's own zone, for stores without a `timezone`.
-        var defaultZone: TimeZone?
+        private let defaultZone: TimeZone?
         private var text = TextIndex.Builder()
         private var latitudes: [Double] = [], longitudes: [Double] = [], categories: [String?] = []
         private var hours: [Int: StoreHours] = [:]
@@ -35,7 +35,13 @@ struct SearchSnapshot: Sendable {
         /// whitespace, lowercasing) for every store cost more than the rest.
         private var keyColumns: [String: ScheduleColumns.Column?] = [:]
 
-        mutating func append(_ store: Store) {
+        /// A builder for a list whose stores without a `timezone` column
+        /// keep their hours in `defaultZone` (the list's, by name).
+        package init(defaultZone: String?) {
+            self.defaultZone = defaultZone.flatMap(ScheduleColumns.zone(named:))
+        }
+
+        package mutating func append(_ store: Store) {
             let position = latitudes.count
             text.append([store.name, store.address, store.category])
             latitudes.append(store.latitude)
@@ -67,7 +73,7 @@ struct SearchSnapshot: Sendable {
             if let zone { hours[position] = StoreHours(hours: parsed, zone: zone) }
         }
 
-        func build() -> SearchSnapshot {
+        package func build() -> SearchSnapshot {
             SearchSnapshot(
                 text: text.build(), latitudes: latitudes, longitudes: longitudes, categories: categories, hours: hours)
         }

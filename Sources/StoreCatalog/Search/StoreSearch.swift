@@ -94,7 +94,7 @@ public struct StoreSearch: Sendable, Hashable {
     }
 
     /// Refuses what cannot be searched, in the library's words.
-    func validate() throws(CatalogError) {
+    package func validate() throws(CatalogError) {
         if let text {
             guard !text.isEmpty else { throw .invalidArgument("the search text is empty") }
             guard text.count <= Self.maximumTextLength else {
