@@ -23,6 +23,13 @@ public struct TokenSummary: Sendable, Hashable {
     public var created: Date
     /// When it was last accepted, to the minute (``Catalog/noteTokenUsed(named:at:)``); nil: never.
     public var lastUsed: Date?
+
+    public init(name: String, scope: TokenScope, created: Date, lastUsed: Date?) {
+        self.name = name
+        self.scope = scope
+        self.created = created
+        self.lastUsed = lastUsed
+    }
 }
 
 extension Catalog {
@@ -44,13 +51,11 @@ extension Catalog {
     /// over-long name, or one already taken.
     public func createToken(named name: String, scope: TokenScope) throws -> String {
         try Self.checkTokenName(name)
-        var generator = SystemRandomNumberGenerator()
-        let random = (0..<Self.tokenRandomBytes).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
-        let token = Self.tokenPrefix + Self.base64URL(random)
+        let token = Self.newToken()
         let now = Int64(Date().timeIntervalSince1970)
         try write { db in
             if try Bool.fetchOne(db, sql: "SELECT 1 FROM api_tokens WHERE name = ?", arguments: [name]) == true {
-                throw CatalogError.invalidArgument("a token named '\(name)' exists; revoke it first or pick another name")
+                throw CatalogError.tokenNameTaken(name)
             }
             try db.execute(
                 sql: "INSERT INTO api_tokens (name, scope, hash, created_at) VALUES (?, ?, ?, ?)",
@@ -76,7 +81,7 @@ extension Catalog {
     public func revokeToken(named name: String) throws {
         try write { db in
             try db.execute(sql: "DELETE FROM api_tokens WHERE name = ?", arguments: [name])
-            if db.changesCount == 0 { throw CatalogError.invalidArgument("no token named '\(name)'") }
+            if db.changesCount == 0 { throw CatalogError.noSuchToken(name) }
         }
     }
 
@@ -117,7 +122,14 @@ extension Catalog {
         }
     }
 
-    static func checkTokenName(_ name: String) throws {
+    /// A new token: the prefix, then 32 random bytes in base64url.
+    package static func newToken() -> String {
+        var generator = SystemRandomNumberGenerator()
+        let random = (0..<tokenRandomBytes).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+        return tokenPrefix + base64URL(random)
+    }
+
+    package static func checkTokenName(_ name: String) throws {
         guard !name.allSatisfy(\.isWhitespace) else { throw CatalogError.invalidArgument("a token needs a name that is not blank") }
         guard name.count <= maxTokenNameLength, !name.contains(where: { $0.isNewline || $0 == "\t" }) else {
             throw CatalogError.invalidArgument("a token name is one line of at most \(maxTokenNameLength) characters")
@@ -125,13 +137,13 @@ extension Catalog {
     }
 
     /// SHA-256 of the token's UTF-8 bytes (FIPS 180-4, via swift-crypto).
-    static func tokenHash(_ token: String) -> [UInt8] {
+    package static func tokenHash(_ token: String) -> [UInt8] {
         Array(SHA256.hash(data: Array(token.utf8)))
     }
 
     /// Whether `a` and `b` are equal, in a time that depends on their
     /// lengths only: every byte is looked at, whatever differs first.
-    static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+    package static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
         guard a.count == b.count else { return false }
         var difference: UInt8 = 0
         for index in a.indices { difference |= a[index] ^ b[index] }
@@ -143,5 +155,17 @@ extension Catalog {
         Data(bytes).base64EncodedString()
             .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
             .replacingOccurrences(of: "=", with: "")
+    }
+}
+
+extension CatalogError {
+    /// A token of that name exists, in both catalogs' words.
+    package static func tokenNameTaken(_ name: String) -> CatalogError {
+        .invalidArgument("a token named '\(name)' exists; revoke it first or pick another name")
+    }
+
+    /// No token of that name, in both catalogs' words.
+    package static func noSuchToken(_ name: String) -> CatalogError {
+        .invalidArgument("no token named '\(name)'")
     }
 }

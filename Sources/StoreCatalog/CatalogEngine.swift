@@ -84,6 +84,16 @@ public protocol CatalogEngine: Sendable {
     /// hours over one list, ranked by distance or in list order.
     func search(_ search: StoreSearch) async throws -> SearchPage
 
+    /// Creates an API token for `carousel serve` and returns it: the only
+    /// time it is seen, as only its SHA-256 is kept.
+    func createToken(named name: String, scope: TokenScope) async throws -> String
+
+    /// The tokens by name, with their scope, creation and last use.
+    func tokens() async throws -> [TokenSummary]
+
+    /// Revokes the token named `name`.
+    func revokeToken(named name: String) async throws
+
     /// Imports a list from `reader` in one transaction: all or nothing,
     /// the same validation and report on both engines.
     func importList(named name: String, from reader: some StoreRowReader, options: ImportOptions) async throws

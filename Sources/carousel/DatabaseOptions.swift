@@ -92,6 +92,6 @@ struct DatabaseOptions: ParsableArguments {
         guard location.isPostgres else { return path }
         throw CLIError(
             "this command does not work on a PostgreSQL catalog yet (\(location)); "
-                + "import, export, info, lists, stores, near, bbox, search, clusters and focus --offset do", status: .usage)
+                + "import, export, info, lists, stores, near, bbox, search, clusters, tokens and focus --offset do", status: .usage)
     }
 }

@@ -17,7 +17,7 @@ extension Carousel {
             subcommands: [Create.self, List.self, Revoke.self])
 
         /// `carousel tokens create NAME [--scope read|write]`.
-        struct Create: ParsableCommand {
+        struct Create: AsyncParsableCommand {
             static let configuration = CommandConfiguration(
                 commandName: "create",
                 abstract: "Make a token and print it, alone on stdout: it is shown this once.")
@@ -26,22 +26,22 @@ extension Carousel {
             @Argument(help: "A name for the token (who or what holds it).") var name: String
             @Option(help: "read: reads only; write: imports, and reads.") var scope: TokenScope = .read
 
-            func run() throws {
-                let token = try database.openCatalog().createToken(named: name, scope: scope)
+            func run() async throws {
+                let token = try await database.openEngine(access: .readWrite).createToken(named: name, scope: scope)
                 print(token)
             }
         }
 
         /// `carousel tokens list`.
-        struct List: ParsableCommand {
+        struct List: AsyncParsableCommand {
             static let configuration = CommandConfiguration(
                 commandName: "list", abstract: "Show each token's name, scope, creation and last use (never the token).")
 
             @OptionGroup var database: DatabaseOptions
             @Flag(help: "Print JSON: [{\"name\", \"scope\", \"created\", \"lastUsed\"}].") var json = false
 
-            func run() throws {
-                let tokens = try database.openCatalogForReading().tokens()
+            func run() async throws {
+                let tokens = try await database.openEngine(access: .read).tokens()
                 let formatter = ISO8601DateFormatter()
                 if json {
                     let items = tokens.map { token in
@@ -66,15 +66,15 @@ extension Carousel {
         }
 
         /// `carousel tokens revoke NAME`.
-        struct Revoke: ParsableCommand {
+        struct Revoke: AsyncParsableCommand {
             static let configuration = CommandConfiguration(
                 commandName: "revoke", abstract: "Revoke a token: the server refuses it from its next request on.")
 
             @OptionGroup var database: DatabaseOptions
             @Argument(help: "The token's name.") var name: String
 
-            func run() throws {
-                try database.openCatalog().revokeToken(named: name)
+            func run() async throws {
+                try await database.openEngine(access: .readWrite).revokeToken(named: name)
                 print("Revoked token '\(name)'.".terminalEscaped)
             }
         }

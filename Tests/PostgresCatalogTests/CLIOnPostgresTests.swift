@@ -137,6 +137,25 @@ struct CLIOnPostgresTests {
         #expect(infoA.lines.dropFirst(3) == infoB.lines.dropFirst(3))
         #expect(infoB.lines.first?.hasPrefix("database  postgresql://") == true, "\(infoB.stdout)")
 
+        // Tokens: made on each, listed and revoked alike (a token itself is
+        // random, and its times are now).
+        for (name, scope) in [("reader", "read"), ("importer", "write")] {
+            let a = try CarouselProcess.run(["tokens", "create", name, "--scope", scope, "--db", sqlite])
+            let b = try CarouselProcess.run(["tokens", "create", name, "--scope", scope, "--db", postgres])
+            #expect(a.status == 0 && b.status == 0, "\(a.stderr) \(b.stderr)")
+            #expect(a.stdout.hasPrefix("crsl_") && b.stdout.hasPrefix("crsl_") && a.stdout.count == b.stdout.count)
+        }
+        try same("tokens", "create", "reader")
+        func tokenNames(_ db: String) throws -> [String] {
+            try CarouselProcess.run(["tokens", "list", "--json", "--db", db]).stdout.matches(of: /"name":"([^"]+)","scope":"([a-z]+)"/)
+                .map { "\($0.1) \($0.2)" }
+        }
+        #expect(try tokenNames(sqlite) == ["importer write", "reader read"])
+        #expect(try tokenNames(postgres) == tokenNames(sqlite))
+        try same("tokens", "revoke", "reader")
+        try same("tokens", "revoke", "reader")
+        #expect(try tokenNames(postgres) == ["importer write"])
+
         try same("lists", "rename", "kr", "korea", "--json")
         try same("lists", "rename", "korea", "world")  // taken: refused
         try same("lists", "delete", "korea", "--json")
@@ -149,7 +168,7 @@ struct CLIOnPostgresTests {
     @Test func commandsNotYetOnPostgreSQLSaySoWithoutThePassword() throws {
         let url = "postgresql://carousel:hunter2@127.0.0.1:1/catalog"
         for arguments in [
-            ["tokens", "list"], ["camera", "--list", "kr", "--index", "0"],
+            ["serve"], ["camera", "--list", "kr", "--index", "0"],
             ["focus", "--list", "kr", "--script", "/dev/null"],
         ] {
             let result = try CarouselProcess.run(arguments + ["--db", url])
