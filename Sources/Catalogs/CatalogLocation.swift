@@ -38,7 +38,7 @@ public enum CatalogLocation: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Opens the catalog: a SQLite file is created and migrated as needed
-    /// (or, for ``Catalog/Access/read``, opened read-only when this process
+    /// (or, for `Catalog.Access.read`, opened read-only when this process
     /// cannot write it); a PostgreSQL database is connected to, checked for
     /// PostGIS and migrated under an advisory lock.
     public func open(access: Catalog.Access) async throws -> any CatalogEngine {
