@@ -25,6 +25,41 @@ extension PostgresCatalog: CatalogEngine {
         }
     }
 
+    /// Where the store at `position` of `list` is: one statement, a seek on
+    /// each primary key.
+    public func location(list: String, at position: Int) async throws -> StorePin {
+        try await withConnection { connection in
+            let found = try await connection.query(
+                """
+                SELECT s.id, s.latitude, s.longitude
+                FROM lists AS l
+                JOIN list_items AS i ON i.list = l.key AND i.position = \(position)
+                JOIN stores AS s ON s.key = i.store
+                WHERE l.name = \(list)
+                """, logger: logger
+            ).collect((String, Double, Double).self).first
+            guard let found else {
+                throw CatalogError.positionOutOfRange(list: list, position: position, count: try await count(list, connection))
+            }
+            return StorePin(id: found.0, latitude: found.1, longitude: found.2)
+        }
+    }
+
+    /// The position of store `id` in `list`: the store by `UNIQUE (list,
+    /// id)`, then its item.
+    public func position(ofStore id: String, inList list: String) async throws -> Int? {
+        try await withConnection { connection in
+            let key = try await listKey(list, connection)
+            return try await connection.query(
+                """
+                SELECT i.position::bigint FROM stores AS s JOIN list_items AS i ON i.list = s.list AND i.store = s.key
+                WHERE s.list = \(key) AND s.id = \(id)
+                ORDER BY i.position LIMIT 1
+                """, logger: logger
+            ).collect(Int.self).first
+        }
+    }
+
     /// Calls `body` with each store of `list` in carousel order from
     /// `offset`, at most `limit` of them: one statement, so one state of
     /// the list, its rows streamed as they arrive (postgres-nio reads

@@ -40,6 +40,15 @@ public protocol CatalogEngine: Sendable {
     /// ``CatalogError/positionOutOfRange(list:position:count:)`` past its end.
     func store(list: String, at position: Int) async throws -> Store
 
+    /// Where the store at `position` of `list` is (its id and coordinate),
+    /// without the rest of it; errors as ``store(list:at:)``.
+    func location(list: String, at position: Int) async throws -> StorePin
+
+    /// The position of the store with id `id` in `list`, or nil when the
+    /// list does not hold it; ``CatalogError/listNotFound(_:)`` when there
+    /// is no such list.
+    func position(ofStore id: String, inList list: String) async throws -> Int?
+
     /// Calls `body` with each store of `list` in carousel order, with its
     /// position, from `offset` on and at most `limit` of them (nil: all),
     /// all of them from one state of the list.

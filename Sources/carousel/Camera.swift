@@ -1,9 +1,9 @@
 import ArgumentParser
 import CarouselJSON
+import Clustering
 import Foundation
 import MapCamera
 import MapSync
-import MapSyncCatalog
 
 extension Carousel {
     /// `carousel camera`: the framed camera for one store, and the
@@ -58,8 +58,8 @@ extension Carousel {
             let framing = try MapOptions.validated(try map.applied(to: base))
             let current = try from.map { try Self.parseViewpoint($0, for: framing) }
 
-            let catalog = try database.openCatalogForReading()
-            let stores = try CatalogStoreDirectory(catalog: catalog, list: list)
+            let catalog = try database.openEngineWaiting(access: .read)
+            let stores = try EngineStoreDirectory(engine: catalog, list: list)
             guard (0..<stores.count).contains(index) else {
                 throw CLIError(
                     "--index \(index) is out of range: "
@@ -79,7 +79,12 @@ extension Carousel {
             // nil only in keep mode with a --from camera that shows the store:
             // the camera stays where it is.
             // The clustering's zoom levels are supercluster's, as the map's.
-            let floor = uncluster ? Double(try catalog.unclusterZoom(list: list, position: index)) : nil
+            let floor =
+                uncluster
+                ? Double(
+                    try Blocking.wait { [list, index] in
+                        try await catalog.unclusterZoom(list: list, position: index, options: ClusterOptions())
+                    }) : nil
             let move = framing.frame(store, fitting: neighbors, from: current, atLeastZoom: floor)
             let framed =
                 move

@@ -61,6 +61,12 @@ struct DatabaseOptions: ParsableArguments {
         try await Self.openEngine(path, access: access)
     }
 
+    /// ``openEngine(access:)`` for a synchronous command: opened on the
+    /// concurrency runtime's pool while this thread waits.
+    func openEngineWaiting(access: Catalog.Access) throws -> any CatalogEngine {
+        try Blocking.wait { [path] in try await Self.openEngine(path, access: access) }
+    }
+
     /// The catalog `path` names (a `--db` value, or nil for the default).
     static func openEngine(_ path: String?, access: Catalog.Access) async throws -> any CatalogEngine {
         try await CatalogLocation(resolvedPath(path)).open(access: access)
@@ -92,6 +98,6 @@ struct DatabaseOptions: ParsableArguments {
         guard location.isPostgres else { return path }
         throw CLIError(
             "this command does not work on a PostgreSQL catalog yet (\(location)); "
-                + "import, export, info, lists, stores, near, bbox, search, clusters, tokens and focus --offset do", status: .usage)
+                + "every command but serve and demo does", status: .usage)
     }
 }

@@ -127,6 +127,23 @@ struct CLIOnPostgresTests {
         try same("search", "--list", "world", "--text", "san", "--limit", "30", "--json")
         try same("search", "--list", "nowhere", "--text", "x")
 
+        // The view model over either engine: the camera framing a store,
+        // a scroll script's timeline, where it leaves the carousel.
+        try same("camera", "--list", "kr", "--index", "5", "--json")
+        try same("camera", "--list", "kr", "--index", "5", "--framing", "fit", "--neighbors", "2", "--uncluster")
+        try same("camera", "--list", "kr", "--index", "400")
+        let script = try directory.write(
+            "script.json",
+            """
+            {"initialIndex": 0, "events": [
+              {"at": 0, "drag": {"by": 180, "durationMs": 150, "velocity": 1.1}},
+              {"at": 1400, "offset": 936}, {"at": 2000, "scrollTo": 2, "animated": true},
+              {"at": 2600, "tapMarker": 5}, {"at": 4000, "end": true}]}
+            """)
+        try same("simulate", "--list", "kr", "--script", script.path, "--json")
+        try same("simulate", "--list", "kr", "--script", script.path)
+        try same("focus", "--list", "kr", "--script", script.path, "--at", "2500")
+
         for format in ["csv", "tsv", "json", "jsonl", "geojson"] {
             try same("export", "world", "--format", format)
         }
@@ -168,8 +185,7 @@ struct CLIOnPostgresTests {
     @Test func commandsNotYetOnPostgreSQLSaySoWithoutThePassword() throws {
         let url = "postgresql://carousel:hunter2@127.0.0.1:1/catalog"
         for arguments in [
-            ["serve"], ["camera", "--list", "kr", "--index", "0"],
-            ["focus", "--list", "kr", "--script", "/dev/null"],
+            ["serve"], ["demo"],
         ] {
             let result = try CarouselProcess.run(arguments + ["--db", url])
             #expect(result.status == 64, "\(arguments)")
