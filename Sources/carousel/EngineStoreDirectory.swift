@@ -1,5 +1,6 @@
 import Dispatch
 import Geo
+import Locks
 import MapSync
 import StoreCatalog
 
@@ -16,6 +17,15 @@ struct EngineStoreDirectory: StoreDirectory {
     let engine: any CatalogEngine
     let list: String
     let count: Int
+    /// The pins looked up so far, up to ``pinCacheLimit``: a simulation
+    /// asks again for the cards around the focus, and each lookup is a hop
+    /// to the pool and back (about 60 µs of the 0.19 s that 1,200 focus
+    /// changes took on SQLite, against 0.12 s read directly;
+    /// docs/benchmarks/2026-11-25.md).
+    private let pins = PinCache()
+
+    /// Pins kept at most: 4,096 of about 100 bytes, then started afresh.
+    static let pinCacheLimit = 4_096
 
     init(engine: any CatalogEngine, list: String) throws {
         self.engine = engine
@@ -24,7 +34,19 @@ struct EngineStoreDirectory: StoreDirectory {
     }
 
     func pin(at index: Int) throws -> StorePin {
-        try Blocking.wait { [engine, list] in try await engine.location(list: list, at: index) }
+        if let pin = pins.lock.withLock({ $0[index] }) { return pin }
+        let pin = try Blocking.wait { [engine, list] in try await engine.location(list: list, at: index) }
+        pins.lock.withLock { kept in
+            if kept.count >= Self.pinCacheLimit { kept.removeAll(keepingCapacity: true) }
+            kept[index] = pin
+        }
+        return pin
+    }
+
+    /// The directory's pins by index, behind a lock (a `StoreDirectory` is
+    /// `Sendable`).
+    private final class PinCache: Sendable {
+        let lock = StateLock<[Int: StorePin]>([:])
     }
 
     func index(ofStore id: String) throws -> Int? {
