@@ -157,7 +157,7 @@ let package = Package(
         ),
         // The catalog as map sync's store directory: apart from both, so that
         // MapSync never links SQLite and StoreCatalog never knows map sync.
-        .target(name: "MapSyncCatalog", dependencies: ["StoreCatalog", "MapSync"]),
+        .target(name: "MapSyncCatalog", dependencies: ["StoreCatalog", "MapSync", "Locks"]),
         .executableTarget(
             name: "carousel",
             dependencies: [

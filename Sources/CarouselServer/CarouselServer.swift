@@ -11,11 +11,18 @@ import StoreCatalog
 /// on Hummingbird 2, with the page at `/` that shows them working.
 ///
 /// ```swift
-/// let server = CarouselServer(catalog: try Catalog(path: "carousel.sqlite"))
+/// let server = try CarouselServer(engine: try Catalog(path: "carousel.sqlite"))
 /// try await server.application(host: "127.0.0.1", port: 8080).runService()
 /// ```
+///
+/// The engine is either catalog (`CatalogEngine`): a SQLite file, or a
+/// PostgreSQL database that several servers share. Nothing here asks
+/// which: each server keeps what it holds in memory (the nearest-store
+/// snapshot, entity tags, sessions' lists) in step with the engine's
+/// ``CatalogChangeWatch``, so a commit made through any server (or any
+/// process) shows on all of them.
 public struct CarouselServer: Sendable {
-    public let catalog: Catalog
+    public let engine: any CatalogEngine
     public var limits: ServerLimits
     /// Tokens, origins, caching, rate and session limits, logs, metrics.
     public let options: ServerOptions
@@ -45,20 +52,22 @@ public struct CarouselServer: Sendable {
     /// in one list).
     public static let standardNearestInMemoryEntries = 1_000_000
 
-    /// Serves `catalog`; `nearestInMemoryEntries` bounds the catalog that
-    /// `GET /stores/near` answers from memory (0: always through SQLite).
+    /// Serves the catalog `engine` holds; `nearestInMemoryEntries` bounds
+    /// the catalog that `GET /stores/near` answers from memory (0: always
+    /// through the catalog). Throws when the catalog's change watch cannot
+    /// be opened (its file, or its database, is unreachable).
     public init(
-        catalog: Catalog, limits: ServerLimits = ServerLimits(), options: ServerOptions = ServerOptions(),
+        engine: any CatalogEngine, limits: ServerLimits = ServerLimits(), options: ServerOptions = ServerOptions(),
         nearestInMemoryEntries: Int = standardNearestInMemoryEntries
-    ) {
-        self.catalog = catalog
+    ) throws {
+        self.engine = engine
         self.options = options
-        readers = CatalogReaders(catalog: catalog)
+        readers = CatalogReaders(engine: engine)
         access = AccessControl(readers: readers, requireTokenForReads: options.requireTokenForReads)
-        catalogVersion = CatalogVersion(catalog: catalog)
+        catalogVersion = try CatalogVersion(engine: engine)
         metrics = options.metrics ? ServerMetrics() : nil
         rateLimiter = options.rateLimit.map { RateLimiter(rate: max(1, $0)) }
-        nearestAnswers = NearestAnswers(catalog: catalog, maxEntries: nearestInMemoryEntries)
+        nearestAnswers = NearestAnswers(engine: engine, watch: catalogVersion.watch, maxEntries: nearestInMemoryEntries)
         sessionSlots = SessionSlots(limit: options.maxSessions)
         self.limits = limits
     }
@@ -68,21 +77,21 @@ public struct CarouselServer: Sendable {
     /// when the catalog is over `nearestInMemoryEntries` (or in memory)
     /// and SQLite answers.
     @discardableResult
-    public func prepareNearestAnswers() throws -> Bool {
-        try nearestAnswers.buildNow()
+    public func prepareNearestAnswers() async throws -> Bool {
+        try await nearestAnswers.buildNow()
     }
 
     /// Starts building that snapshot in the background and returns at
     /// once: `carousel serve` does so as it starts.
-    public func prepareNearestAnswersInBackground() throws {
-        try nearestAnswers.prepareInBackground()
+    public func prepareNearestAnswersInBackground() async throws {
+        try await nearestAnswers.prepareInBackground()
     }
 
     /// Whether `GET /stores/near` is answered from memory for the
     /// catalog's current state (a commit since the snapshot was built
     /// sends requests to SQLite until the next one is).
-    public func nearestAnswersAreInMemory() throws -> Bool {
-        try nearestAnswers.isCurrent()
+    public func nearestAnswersAreInMemory() async throws -> Bool {
+        try await nearestAnswers.isCurrent()
     }
 
     /// The HTTP routes (and the HTTP answer to a session path requested
@@ -104,12 +113,12 @@ public struct CarouselServer: Sendable {
         SearchRoute(readers: readers, limits: limits).register(on: router)
         let metrics = metrics
         ImportRoute(
-            catalog: catalog, limits: limits, gate: WorkGate("imports", limit: limits.maxConcurrentImports),
+            engine: engine, limits: limits, gate: WorkGate("imports", limit: limits.maxConcurrentImports),
             onImport: { metrics?.recordImport(rows: $0.imported) }
         ).register(on: router)
-        SimulateRoute(catalog: catalog, limits: limits, gate: WorkGate("simulations", limit: limits.maxConcurrentSimulations))
+        SimulateRoute(engine: engine, limits: limits, gate: WorkGate("simulations", limit: limits.maxConcurrentSimulations))
             .register(on: router)
-        SessionRoute(catalog: catalog, limits: limits, sessions: sessions)
+        SessionRoute(engine: engine, limits: limits, sessions: sessions, catalogVersion: catalogVersion)
             .registerFallback(on: router, maxSessions: sessionSlots.limit)
         if let constantRouteBytes {
             let body = ByteBuffer(bytes: Self.constantBody(bytes: constantRouteBytes))
@@ -126,7 +135,7 @@ public struct CarouselServer: Sendable {
     public func webSocketRouter() -> Router<CarouselRequestContext> {
         let router = Router(context: CarouselRequestContext.self)
         SessionRoute(
-            catalog: catalog, limits: limits, sessions: sessions, idleTimeout: options.sessionIdleTimeout,
+            engine: engine, limits: limits, sessions: sessions, idleTimeout: options.sessionIdleTimeout,
             catalogVersion: catalogVersion
         ).register(on: router)
         return router

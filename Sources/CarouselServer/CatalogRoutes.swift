@@ -10,7 +10,6 @@ import StoreCatalog
 struct CatalogRoutes {
     let readers: CatalogReaders
     let nearestAnswers: NearestAnswers
-    var catalog: Catalog { readers.catalog }
     let limits: ServerLimits
 
     func register(on router: Router<CarouselRequestContext>) {
@@ -24,7 +23,7 @@ struct CatalogRoutes {
 
     /// `[{"name","count"}]`.
     func lists() async throws -> Response {
-        .json(CatalogJSON.lists(try await readers.read { try $0.lists() }))
+        .json(CatalogJSON.lists(try await readers.read { try await $0.lists() }))
     }
 
     /// `{"stores": [...], "next": CURSOR-or-null}` in carousel order.
@@ -34,7 +33,7 @@ struct CatalogRoutes {
         let limit = try query.limit(default: 100)
         let start = try query.text("cursor").map { text throws(APIError) in try StoreCursor(token: text) }?.position ?? 0
         // One more than asked tells whether a next page exists without a count.
-        let found = try await readers.read { try $0.stores(list: list, from: start, limit: limit + 1) }
+        let found = try await readers.read { try await $0.stores(list: list, from: start, limit: limit + 1) }
         let page = found.prefix(limit)
         let next = found.count > limit ? StoreJSON.quoted(StoreCursor(position: start + limit).token) : "null"
         return .json("{\"stores\":\(StoreJSON.array(page.map { ($0, nil) })),\"next\":\(next)}")
@@ -44,7 +43,7 @@ struct CatalogRoutes {
     func store(_ request: Request, _ context: some RequestContext) async throws -> Response {
         let list = try request.pathParameter("list", context: context)
         let id = try request.pathParameter("id", context: context)
-        guard let store = try await readers.read({ try $0.store(list: list, id: id) }) else {
+        guard let store = try await readers.read({ try await $0.store(list: list, id: id) }) else {
             throw APIError(.notFound, "store_not_found", "list '\(list)' holds no store with id '\(id)'")
         }
         return .json(StoreJSON.object(store))
@@ -62,10 +61,10 @@ struct CatalogRoutes {
         if let withinKm, withinKm < 0 { throw APIError.badParameter("withinKm must be 0 or more (got \(withinKm))") }
         let list = try query.name("list")
         let withinMeters = withinKm.map { $0 * 1000 }
-        if let answer = try nearestAnswers.answer(to: origin, limit: limit, withinMeters: withinMeters, list: list) {
+        if let answer = try await nearestAnswers.answer(to: origin, limit: limit, withinMeters: withinMeters, list: list) {
             return .json(answer)
         }
-        let found = try await readers.read { try $0.nearest(to: origin, limit: limit, withinMeters: withinMeters, list: list) }
+        let found = try await readers.read { try await $0.nearest(to: origin, limit: limit, withinMeters: withinMeters, list: list) }
         return .json(StoreJSON.array(found.map { ($0.store, $0.distanceMeters) }))
     }
 
@@ -82,7 +81,7 @@ struct CatalogRoutes {
         }
         let limit = try query.limit(default: limits.maxLimit)
         let list = try query.name("list")
-        let found = try await readers.read { try $0.stores(in: box, list: list, limit: limit) }
+        let found = try await readers.read { try await $0.stores(in: box, list: list, limit: limit) }
         return .json(StoreJSON.array(found.map { ($0, nil) }))
     }
 
@@ -106,12 +105,9 @@ struct CatalogRoutes {
             throw APIError.badParameter(error.reason)
         }
         let selected = try query.integer("selected", in: 0...Int(Int32.max))
-        let catalog = catalog
+        let engine = readers.engine
         let markers = try await Offload.run {
-            try catalog.clusters(
-                list: list, zoom: zoom,
-                box: box,
-                selected: selected)
+            try await engine.clusters(list: list, zoom: zoom, box: box, selected: selected, options: ClusterOptions())
         }
         return .json(ClusterJSON.array(markers))
     }

@@ -12,7 +12,7 @@ import StoreCatalog
 /// memory, and stops with a 413 past the server's limit; the catalog's
 /// importer then streams the file as it does for the CLI.
 struct ImportRoute {
-    let catalog: Catalog
+    let engine: any CatalogEngine
     let limits: ServerLimits
     /// The imports running now, at most ``ServerLimits/maxConcurrentImports``.
     let gate: WorkGate
@@ -30,7 +30,7 @@ struct ImportRoute {
         let options = ImportOptions(skipInvalid: try query.flag("skipInvalid"), replace: try query.flag("replace"))
         try Self.checkDeclaredLength(request.headers, limit: limits.maxImportBody)
         // Before a byte of the body is spooled: the write could only fail.
-        if catalog.isReadOnly { throw APIError.readOnlyCatalog }
+        if engine.isReadOnly { throw APIError.readOnlyCatalog }
         return try await gate.run { try await importBody(request, list: list, format: format, options: options) }
     }
 
@@ -49,17 +49,19 @@ struct ImportRoute {
         try await Self.stream(
             request.body, to: file, limit: limits.maxImportBody, declaredLength: request.headers[.contentLength].flatMap { Int($0) })
 
-        let catalog = catalog
-        let report = try await Offload.run { try Self.importFile(file, format: format, into: catalog, list: list, options: options) }
+        let engine = engine
+        let report = try await Offload.run { try await Self.importFile(file, format: format, into: engine, list: list, options: options) }
         onImport(report)
         return .json(CatalogJSON.importReport(report), status: .ok)
     }
 
     /// Imports the uploaded `file` as list `list`, with the CLI's readers
     /// and rules; a refusal is thrown as the ``APIError`` that answers it.
-    static func importFile(_ file: URL, format: ImportFormat, into catalog: Catalog, list: String, options: ImportOptions) throws -> ImportReport {
+    static func importFile(
+        _ file: URL, format: ImportFormat, into engine: any CatalogEngine, list: String, options: ImportOptions
+    ) async throws -> ImportReport {
         do {
-            return try catalog.importList(named: list, from: try makeStoreRowReader(for: file, format: format), options: options)
+            return try await engine.importList(named: list, from: try makeStoreRowReader(for: file, format: format), options: options)
         } catch let error as CatalogError {
             throw APIError(error)
         } catch let error as ImportFileError {

@@ -1,5 +1,4 @@
 import CarouselJSON
-import Dispatch
 import Locks
 import NIOCore
 import StoreCatalog
@@ -13,14 +12,14 @@ import StoreCatalog
 /// (BENCHMARKS.md, server). From the snapshot a request is a k-d tree walk
 /// and ten copies.
 ///
-/// The snapshot is one state of the catalog. Before each answer, a
-/// connection of its own reads the catalog's ``Catalog/dataVersion()``,
-/// which moves on every commit of any other connection — this server's
-/// imports and another process's alike; when it has moved, requests are
-/// answered through SQLite while a new snapshot is built in the background,
-/// so no answer is ever staler than SQLite's own. A catalog of more than
-/// ``maxEntries`` stores and list items is never held (about 130 bytes
-/// each, with the JSON): it stays on SQLite, whose memory does not grow.
+/// The snapshot is one state of the catalog. Before each answer, the
+/// engine's ``CatalogChangeWatch`` gives the catalog's data version, which
+/// moves on every commit — this server's imports, another process's or
+/// another node's alike; when it has moved, requests are answered by the
+/// catalog while a new snapshot is built in the background, so no answer
+/// is staler than the watch. A catalog of more than ``maxEntries`` stores
+/// and list items is never held (about 130 bytes each, with the JSON): it
+/// stays on the catalog, whose memory does not grow.
 final class NearestAnswers: Sendable {
     /// The snapshot's element: a store's JSON object without its closing
     /// brace (``StoreJSON/openObject(_:)``), so that the distance can
@@ -38,37 +37,24 @@ final class NearestAnswers: Sendable {
     }
 
     let maxEntries: Int
-    /// Where the snapshot is built from; nil when it is in memory (tests)
-    /// or `maxEntries` is 0: then every answer comes from SQLite.
-    private let path: String?
-    /// The connection whose data version is watched.
-    private let watch: Catalog?
+    /// The catalog, and the watch of its data version; nil when it cannot
+    /// be watched (in memory, in tests) or `maxEntries` is 0: then every
+    /// answer comes from the catalog.
+    private let source: (engine: any CatalogEngine, watch: any CatalogChangeWatch)?
     private let state = StateLock(State())
-    /// Builds run here, one at a time, off the request threads.
-    private let builder = DispatchQueue(label: "carousel.nearest-snapshot", qos: .utility)
 
-    /// A catalog whose file cannot be opened a second time answers
-    /// through SQLite only.
-    init(catalog: Catalog, maxEntries: Int) {
+    init(engine: any CatalogEngine, watch: (any CatalogChangeWatch)?, maxEntries: Int) {
         self.maxEntries = maxEntries
-        guard !catalog.isInMemory, maxEntries > 0,
-            let watch = try? Catalog(path: catalog.path, access: .read, readSnapshotLifetime: CatalogReaders.readSnapshotLifetime)
-        else {
-            path = nil
-            watch = nil
-            return
-        }
-        path = catalog.path
-        self.watch = watch
+        source = maxEntries > 0 ? watch.map { (engine, $0) } : nil
     }
 
     /// The JSON answer from the snapshot of the catalog's current state; nil
     /// when there is none (being built, or the catalog is too large), which
     /// starts a build if it is worth one.
-    func answer(to origin: Coordinate, limit: Int, withinMeters: Double?, list: String?) throws -> ByteBuffer? {
-        guard let watch, let path else { return nil }
-        let version = try watch.dataVersion()
-        guard let snapshot = startBuildUnlessCurrent(path: path, version: version) else { return nil }
+    func answer(to origin: Coordinate, limit: Int, withinMeters: Double?, list: String?) async throws -> ByteBuffer? {
+        guard let source else { return nil }
+        let version = try await source.watch.dataVersion()
+        guard let snapshot = startBuildUnlessCurrent(version: version) else { return nil }
         let found = try snapshot.nearest(to: origin, limit: limit, withinMeters: withinMeters, list: list)
         return ByteBuffer(bytes: StoreJSON.array(openObjects: found.map { ($0.element, $0.distanceMeters) }))
     }
@@ -76,57 +62,60 @@ final class NearestAnswers: Sendable {
     /// Starts building the snapshot of the catalog's current state in the
     /// background, unless it is held or being built: what a server does as
     /// it starts, so that its first requests do not pay for it.
-    func prepareInBackground() throws {
-        guard let watch, let path else { return }
-        _ = startBuildUnlessCurrent(path: path, version: try watch.dataVersion())
+    func prepareInBackground() async throws {
+        guard let source else { return }
+        _ = startBuildUnlessCurrent(version: try await source.watch.dataVersion())
     }
 
     /// The snapshot if it is of `version`; else nil, after starting a build
     /// if none is under way and `version` was not found too large.
-    private func startBuildUnlessCurrent(path: String, version: Int64) -> Snapshot? {
+    private func startBuildUnlessCurrent(version: Int64) -> Snapshot? {
         let (snapshot, build) = state.withLock { state -> (Snapshot?, Bool) in
             if state.version == version, let snapshot = state.snapshot { return (snapshot, false) }
             guard !state.isBuilding, state.refusedVersion != version else { return (nil, false) }
             state.isBuilding = true
             return (nil, true)
         }
-        if build { startBuild(path: path, version: version) }
+        if build {
+            Task {
+                do {
+                    _ = try await self.build(version: version)
+                } catch {
+                    // The catalog keeps answering; the next change of
+                    // version tries again, rather than every request.
+                    self.state.withLock { $0.refusedVersion = version }
+                }
+            }
+        }
         return snapshot
     }
 
     /// Whether the held snapshot is of the catalog's current state.
-    func isCurrent() throws -> Bool {
-        guard let watch else { return false }
-        let version = try watch.dataVersion()
+    func isCurrent() async throws -> Bool {
+        guard let source else { return false }
+        let version = try await source.watch.dataVersion()
         return state.withLock { $0.version == version && $0.snapshot != nil }
     }
 
     /// Builds the snapshot of the current state now; true when it is held.
-    func buildNow() throws -> Bool {
-        guard let watch, let path else { return false }
-        let version = try watch.dataVersion()
+    func buildNow() async throws -> Bool {
+        guard let source else { return false }
+        let version = try await source.watch.dataVersion()
         state.withLock { $0.isBuilding = true }
-        return try build(path: path, version: version)
+        return try await build(version: version)
     }
 
-    private func startBuild(path: String, version: Int64) {
-        builder.async { [self] in
-            do {
-                _ = try build(path: path, version: version)
-            } catch {
-                // SQLite keeps answering; the next change of version tries
-                // again, rather than every request.
-                state.withLock { $0.refusedVersion = version }
-            }
-        }
-    }
-
-    /// Reads the snapshot through a connection of its own: it is at
-    /// `version` or later, so a request that sees a later version builds
-    /// again rather than trust it.
-    private func build(path: String, version: Int64) throws -> Bool {
+    /// Reads the snapshot through a reader of its own (off the request
+    /// threads, ``Offload``): it is at `version` or later, so a request
+    /// that sees a later version builds again rather than trust it.
+    private func build(version: Int64) async throws -> Bool {
         defer { state.withLock { $0.isBuilding = false } }
-        let snapshot = try Catalog(path: path, access: .read).nearestSnapshot(maxEntries: maxEntries, StoreJSON.openObject)
+        guard let source else { return false }
+        let maxEntries = maxEntries
+        let snapshot = try await Offload.run {
+            let reader = try source.engine.concurrentReader() ?? source.engine
+            return try await reader.nearestSnapshot(maxEntries: maxEntries, StoreJSON.openObject)
+        }
         state.withLock { state in
             if let snapshot {
                 state.snapshot = snapshot

@@ -19,7 +19,7 @@ struct SearchRoute {
         let search = try Self.search(from: request, limits: limits)
         let page: SearchPage
         do {
-            page = try await readers.read { try $0.search(search) }
+            page = try await readers.read { try await $0.search(search) }
         } catch let error as CatalogError {
             throw APIError(error)
         }

@@ -13,7 +13,7 @@ import TextInput
 /// the script run in virtual time, its timeline as a JSON array of the
 /// lines `simulate --json` prints.
 struct SimulateRoute {
-    let catalog: Catalog
+    let engine: any CatalogEngine
     let limits: ServerLimits
     /// The runs going on now, at most ``ServerLimits/maxConcurrentSimulations``.
     let gate: WorkGate
@@ -36,12 +36,12 @@ struct SimulateRoute {
             throw APIError.tooLarge("the body is over \(limits.maxJSONBody) bytes")
         }
         let (list, script, trace) = try Self.parse(Data(buffer: body), limits: limits)
-        let catalog = catalog
+        let engine = engine
         let maxBytes = limits.maxTimelineBytes, simulationLimits = limits.simulation
         let timeline = try await Offload.run { () throws -> String in
             let stores: CatalogStoreDirectory
             do {
-                stores = try CatalogStoreDirectory(catalog: catalog, list: list)
+                stores = try CatalogStoreDirectory(engine: engine, list: list)
             } catch let error as CatalogError {
                 throw APIError(error)
             }

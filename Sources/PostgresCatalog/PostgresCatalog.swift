@@ -9,16 +9,29 @@ import StoreCatalog
 /// The store catalog on PostgreSQL + PostGIS (issue 26, first milestone):
 /// the same answers as `Catalog` on the same data.
 ///
-/// Each operation opens its own connection (a pool comes with the CLI and
-/// server wiring); the schema is migrated once, when the catalog opens.
+/// Operations take a connection from the catalog's ``ConnectionPool``; the
+/// schema is migrated once, when the catalog opens.
 public final class PostgresCatalog: Sendable {
     public let url: PostgresURL
-    private let configuration: PostgresConnection.Configuration
+    let configuration: PostgresConnection.Configuration
     let logger: Logger
+    private let pool: ConnectionPool
+
+    /// Connections a catalog opens at once at most: a server's concurrent
+    /// requests beyond it wait for one. 16 per node keeps three nodes and
+    /// their change watches well under PostgreSQL's default
+    /// `max_connections` (100); docs/postgresql.md sizes it for more nodes.
+    public static let standardMaxConnections = 16
 
     /// Connects to `url`, checks PostGIS and migrates the schema under an
     /// advisory lock. Every failure is a one-line `PostgresCatalogError`.
-    public init(url: PostgresURL, logger: Logger = Logger(label: "carousel.postgres")) async throws {
+    ///
+    /// `maxConnections` bounds the connections the catalog opens at once
+    /// (a server's concurrent requests beyond it wait for one).
+    public init(
+        url: PostgresURL, maxConnections: Int = standardMaxConnections,
+        logger: Logger = Logger(label: "carousel.postgres")
+    ) async throws {
         self.url = url
         self.logger = logger
         var configuration: PostgresConnection.Configuration
@@ -32,6 +45,9 @@ public final class PostgresCatalog: Sendable {
         }
         configuration.options.connectTimeout = .seconds(10)
         self.configuration = configuration
+        pool = ConnectionPool(maxConnections: maxConnections) { [configuration] in
+            try await PostgresConnection.connect(configuration: configuration, id: 1, logger: logger)
+        }
         _ = try await withConnection { connection in
             try await PostgresMigration.migrate(connection, url: url, logger: logger)
         }
@@ -64,27 +80,32 @@ public final class PostgresCatalog: Sendable {
     /// The schema version this binary writes.
     public static var latestSchemaVersion: Int { PostgresMigration.latestVersion }
 
-    /// Runs `body` on a new connection, closed after; errors in one line.
+    /// Runs `body` on a connection of the pool; errors in one line.
     func withConnection<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
-        let connection: PostgresConnection
+        var connected = false
         do {
-            connection = try await PostgresConnection.connect(configuration: configuration, id: 1, logger: logger)
+            return try await pool.withConnection { connection in
+                connected = true
+                return try await body(connection)
+            }
+        } catch {
+            throw oneLine(error, connecting: !connected)
+        }
+    }
+
+    /// Opens a connection of its own, outside the pool (the change
+    /// watch's, which listens for as long as it lives); errors in one line.
+    func connectAlone() async throws -> PostgresConnection {
+        do {
+            return try await PostgresConnection.connect(configuration: configuration, id: 2, logger: logger)
         } catch {
             throw oneLine(error, connecting: true)
-        }
-        do {
-            let value = try await body(connection)
-            try? await connection.close()
-            return value
-        } catch {
-            try? await connection.close()
-            throw oneLine(error, connecting: false)
         }
     }
 
     /// `error` as a one-line `PostgresCatalogError` naming the masked URL;
     /// the catalog's own errors as they are.
-    private func oneLine(_ error: any Error, connecting: Bool) -> any Error {
+    func oneLine(_ error: any Error, connecting: Bool) -> any Error {
         if error is PostgresCatalogError || error is CatalogError { return error }
         if let error = error as? PostgresTransactionError {
             if let closure = error.closureError { return oneLine(closure, connecting: connecting) }
@@ -265,6 +286,17 @@ public final class PostgresCatalog: Sendable {
     /// (two across the antimeridian, west one first), longitude, latitude
     /// and store key.
     public func stores(in box: BoundingBox, list: String? = nil) async throws -> [Store] {
+        try await stores(in: box, list: list, upTo: nil)
+    }
+
+    /// At most `limit` of the stores inside `box`, in the order of
+    /// ``stores(in:list:)``: the first page of a continent reads no further.
+    public func stores(in box: BoundingBox, list: String? = nil, limit: Int) async throws -> [Store] {
+        guard limit > 0 else { throw CatalogError.invalidArgument("the limit must be at least 1 (got \(limit))") }
+        return try await stores(in: box, list: list, upTo: limit)
+    }
+
+    private func stores(in box: BoundingBox, list: String?, upTo limit: Int?) async throws -> [Store] {
         try await withConnection { connection in
             var listKey: Int64?
             if let list { listKey = try await self.listKey(list, connection) }
@@ -280,10 +312,12 @@ public final class PostgresCatalog: Sendable {
             binds.append(first.upperBound)
             binds.append(second.lowerBound)
             binds.append(second.upperBound)
+            // LIMIT NULL is no limit.
+            binds.append(limit.map(Int64.init))
             var listFilter = ""
             if let listKey {
                 binds.append(listKey)
-                listFilter = "AND s.list = $9"
+                listFilter = "AND s.list = $10"
             }
             let query = PostgresQuery(
                 unsafeSQL: """
@@ -292,6 +326,7 @@ public final class PostgresCatalog: Sendable {
                       AND (s.longitude BETWEEN $5 AND $6 OR s.longitude BETWEEN $7 AND $8) \(listFilter)
                     ORDER BY s.band, CASE WHEN s.longitude BETWEEN $5 AND $6 THEN 0 ELSE 1 END,
                              s.longitude, s.latitude, s.key
+                    LIMIT $9
                     """, binds: binds)
             return try await connection.query(query, logger: logger).collect(StoreRow.self).map(Self.store)
         }

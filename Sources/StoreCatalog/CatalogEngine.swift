@@ -1,4 +1,5 @@
 import Clustering
+import Foundation
 import Geo
 
 /// A store catalog, whichever engine holds it: ``Catalog`` (SQLite, a file
@@ -113,8 +114,103 @@ public protocol CatalogEngine: Sendable {
 
     /// Deletes a list and its stores.
     func deleteList(_ name: String) async throws -> ListDeletion
+
+    // MARK: What a server needs besides
+
+    /// Whether writes are refused: the catalog was opened for reading.
+    var isReadOnly: Bool { get }
+
+    /// The schema version of the catalog now, and the one this build
+    /// writes: a server is ready only when they are the same.
+    func schemaVersion() async throws -> Int
+    var latestSchemaVersion: Int { get }
+
+    /// The `limit` stores of `list` from `position` in carousel order: a
+    /// page of `GET /lists/{name}/stores`.
+    func stores(list: String, from position: Int, limit: Int) async throws -> [Store]
+
+    /// The store of `list` with id `id`, or nil; ``CatalogError/listNotFound(_:)``
+    /// when there is no such list.
+    func store(list: String, id: String) async throws -> Store?
+
+    /// At most `limit` of the stores inside `box`, in the order of
+    /// ``stores(in:list:)``: the first page of a box comes without the rest.
+    func stores(in box: BoundingBox, list: String?, limit: Int) async throws -> [Store]
+
+    /// The version of list `name` (nil: no such list), as
+    /// ``CatalogChangeWatch/listVersion(named:)`` reads it.
+    func listVersion(named name: String) async throws -> Int64?
+
+    /// Whether any token may write: a server without one takes no writes.
+    func hasWriteToken() async throws -> Bool
+
+    /// The name and scope of the token `token`, or nil when it is unknown
+    /// or revoked; compared in constant time.
+    func verifyToken(_ token: String) async throws -> (name: String, scope: TokenScope)?
+
+    /// Records that token `name` was used at `date` (`carousel tokens` shows it).
+    func noteTokenUsed(named name: String, at date: Date) async throws
+
+    /// A handle for reads that run beside this one's: SQLite, another
+    /// connection of the file, read-only (a server keeps one per busy
+    /// request); PostgreSQL, the catalog itself, whose pool gives each
+    /// call a connection. nil when there can be none (a SQLite catalog in
+    /// memory): reads then share this handle.
+    func concurrentReader() throws -> (any CatalogEngine)?
+
+    /// A watch of the catalog's data version, on a connection of its own
+    /// (nil for a SQLite catalog in memory, which nothing else can change):
+    /// what a server's entity tags, list-following sessions and in-memory
+    /// answers check before they trust what they hold.
+    func changeWatch() throws -> (any CatalogChangeWatch)?
+
+    /// An in-memory nearest-store index of the whole catalog with an
+    /// `element` per store, or nil when the catalog holds more than
+    /// `maxEntries` stores and list items together (or in memory).
+    func nearestSnapshot<Element: Sendable>(maxEntries: Int, _ element: (Store) throws -> Element) async throws
+        -> NearestSnapshot<Element>?
 }
 
-extension Catalog: CatalogEngine {
+/// How a server learns that the catalog changed, whoever changed it: this
+/// process, another process on the same SQLite file, or another node on
+/// the same PostgreSQL database.
+public protocol CatalogChangeWatch: Sendable {
+    /// A number that moves with every commit that changes the catalog's
+    /// stores or lists: equal numbers, the same data. SQLite's `PRAGMA
+    /// data_version` on this watch's connection; on PostgreSQL the catalog's
+    /// change counter as the last `NOTIFY` gave it (at most a notification's
+    /// latency behind a commit, well under a second), read from the
+    /// database while the listening connection is down.
+    func dataVersion() async throws -> Int64
+
+    /// The version of list `name` (nil: no such list): it moves whenever
+    /// the list is imported anew, replaced or renamed to, never otherwise.
+    func listVersion(named name: String) async throws -> Int64?
+}
+
+extension Catalog: CatalogEngine, CatalogChangeWatch {
     public var location: String { path }
+
+    public var latestSchemaVersion: Int { Self.latestSchemaVersion }
+
+    public func concurrentReader() throws -> (any CatalogEngine)? {
+        isInMemory ? nil : try Catalog(path: path, access: .read, readSnapshotLifetime: Self.serverReadSnapshotLifetime)
+    }
+
+    public func changeWatch() throws -> (any CatalogChangeWatch)? {
+        isInMemory ? nil : try Catalog(path: path, access: .read, readSnapshotLifetime: Self.serverReadSnapshotLifetime)
+    }
+
+    /// How long the reads of a server's connection share one read
+    /// transaction: a millisecond.
+    ///
+    /// Beginning and ending a read transaction is a quarter of a store
+    /// lookup (an `fcntl` lock on the WAL index each way), and a server
+    /// reads in bursts — a page of a list, the candidates of a nearest
+    /// search, many clients at once. The staleness this allows is bounded
+    /// by it: a commit made by another process (a `carousel import` beside
+    /// the server) is seen at most a millisecond late. A server's own
+    /// imports are seen at once, since every write of the process ends the
+    /// snapshots taken before it.
+    public static let serverReadSnapshotLifetime = Duration.milliseconds(1)
 }

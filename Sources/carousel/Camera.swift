@@ -2,8 +2,10 @@ import ArgumentParser
 import CarouselJSON
 import Clustering
 import Foundation
+import Locks
 import MapCamera
 import MapSync
+import MapSyncCatalog
 
 extension Carousel {
     /// `carousel camera`: the framed camera for one store, and the
@@ -59,7 +61,7 @@ extension Carousel {
             let current = try from.map { try Self.parseViewpoint($0, for: framing) }
 
             let catalog = try database.openEngineWaiting(access: .read)
-            let stores = try EngineStoreDirectory(engine: catalog, list: list)
+            let stores = try CatalogStoreDirectory(engine: catalog, list: list)
             guard (0..<stores.count).contains(index) else {
                 throw CLIError(
                     "--index \(index) is out of range: "

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Catalogs
 import Foundation
+import Locks
 import StoreCatalog
 
 /// `--db PATH` or `--db URL`: where the catalog lives, for every command

@@ -57,7 +57,7 @@ extension Carousel {
                 named: Self.listName, from: makeStoreRowReader(for: csv, format: .csv), options: ImportOptions(replace: true))
 
             let script = try ScrollScript(json: Data(PackageResources.demo_json))
-            let stores = try CatalogStoreDirectory(catalog: catalog, list: Self.listName)
+            let stores = try CatalogStoreDirectory(engine: catalog, list: Self.listName)
             let simulator = try ScrollSimulation(script: script, stores: stores)
             let simulation = try SimulationLimitOptions.naming { try simulator.run(trace: trace, limits: limits.limits) }
             let output = TimelineOutput(timeline: simulation.timeline) { try stores.store(at: $0).name }

@@ -64,12 +64,12 @@ extension Carousel {
             let options = try serving.resolved(environment: environment)
             let host = host ?? environment["CAROUSEL_HOST"].flatMap { $0.isEmpty ? nil : $0 } ?? "127.0.0.1"
             let port = try ServeOptions.number(port, "--port", "CAROUSEL_PORT", environment, in: 0...65535) ?? 8080
-            let catalog = try database.openCatalogForReading()
-            var configured = CarouselServer(catalog: catalog, options: options, nearestInMemoryEntries: nearestInMemory)
+            let engine = try database.openEngineWaiting(access: .read)
+            var configured = try CarouselServer(engine: engine, options: options, nearestInMemoryEntries: nearestInMemory)
             configured.constantRouteBytes = constantRouteBytes
             let server = configured
             // Its first requests answered from memory, not while it is built.
-            try server.prepareNearestAnswersInBackground()
+            try Blocking.wait { try await server.prepareNearestAnswersInBackground() }
             let logger =
                 options.logFormat == .json
                 ? Logger(label: "carousel.serve") { JSONLogHandler(label: $0) } : Logger(label: "carousel.serve")
@@ -79,13 +79,14 @@ extension Carousel {
             }
             if !Self.isLoopback(host) {
                 // One line, for whoever starts it on a shared network.
-                let writes = (try? catalog.hasWriteToken()) == true ? "writes enabled (a write token exists)" : "writes disabled (no write token)"
+                let hasWriteToken = (try? Blocking.wait { try await engine.hasWriteToken() }) == true
+                let writes = hasWriteToken ? "writes enabled (a write token exists)" : "writes disabled (no write token)"
                 FileHandle.standardError.write(
                     Data("carousel: serving on \(host), not loopback: \(writes), TLS \(tls == nil ? "off" : "on")\n".utf8))
             }
             let scheme = tls == nil ? "http" : "https"
             let running: @Sendable (Int) async -> Void = { port in
-                logger.info("carousel serving \(catalog.path) on \(scheme)://\(host):\(port)/")
+                logger.info("carousel serving \(engine.location) on \(scheme)://\(host):\(port)/")
             }
             let reload = tls.map { Self.reloadOnHangUp($0, logger: logger) }
             defer { reload?.cancel() }

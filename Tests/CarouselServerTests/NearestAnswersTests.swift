@@ -52,10 +52,10 @@ import Testing
 
     @Test func answersFromMemoryAreSQLitesByteForByte() async throws {
         let fixture = try Self.fixture()
-        let throughSQLite = CarouselServer(catalog: fixture.catalog, nearestInMemoryEntries: 0)
-        #expect(try !throughSQLite.prepareNearestAnswers())
-        #expect(try fixture.server.prepareNearestAnswers())
-        #expect(try fixture.server.nearestAnswersAreInMemory())
+        let throughSQLite = try CarouselServer(engine: fixture.catalog, nearestInMemoryEntries: 0)
+        #expect(try await !throughSQLite.prepareNearestAnswers())
+        #expect(try await fixture.server.prepareNearestAnswers())
+        #expect(try await fixture.server.nearestAnswersAreInMemory())
         let expected = try await throughSQLite.application(host: "127.0.0.1", port: 0).test(.router) { client in
             var expected: [String: CheckedResponse] = [:]
             for query in Self.queries() {
@@ -70,29 +70,29 @@ import Testing
                 #expect(response.text == expected[query]?.text, "\(query)")
             }
         }
-        #expect(try fixture.server.nearestAnswersAreInMemory())
+        #expect(try await fixture.server.nearestAnswersAreInMemory())
         #expect(expected.values.contains { $0.array.count == 21 })
         #expect(expected["lat=-33.8&lng=151.2&withinKm=1e308&limit=3"]?.array.count == 3)
     }
 
     @Test func aCommitIsSeenByTheNextRequestAndTheSnapshotIsBuiltAgain() async throws {
         let fixture = try Self.fixture()
-        #expect(try fixture.server.prepareNearestAnswers())
+        #expect(try await fixture.server.prepareNearestAnswers())
         // A commit through another connection, as another process's import would be.
         let other = try Catalog(path: fixture.catalog.path)
         let file = fixture.directory.path("new.csv")
         try "id,name,latitude,longitude\nnew-1,New,10,10\n".write(to: file, atomically: true, encoding: .utf8)
         try other.importList(named: "new", from: makeStoreRowReader(for: file, format: .csv))
-        #expect(try !fixture.server.nearestAnswersAreInMemory())
+        #expect(try await !fixture.server.nearestAnswersAreInMemory())
         try await fixture.application.test(.router) { client in
             let first = try await client.checked(.get, "/stores/near?lat=10&lng=10&limit=1", template: "/stores/near")
             #expect(first.array.first?["id"] as? String == "new-1")
             // That request started a build in the background.
             let deadline = ContinuousClock.now + .seconds(20)
-            while try !fixture.server.nearestAnswersAreInMemory(), ContinuousClock.now < deadline {
+            while try await !fixture.server.nearestAnswersAreInMemory(), ContinuousClock.now < deadline {
                 try await Task.sleep(for: .milliseconds(10))
             }
-            #expect(try fixture.server.nearestAnswersAreInMemory())
+            #expect(try await fixture.server.nearestAnswersAreInMemory())
             let again = try await client.checked(.get, "/stores/near?lat=10&lng=10&limit=1&list=new", template: "/stores/near")
             #expect(again.text == first.text)
             // The server's own import is a commit the snapshot sees too.
@@ -100,7 +100,7 @@ import Testing
                 .post, "/lists/new/import?format=csv&replace=true", template: "/lists/{name}/import", headers: fixture.writeHeaders(),
                 body: "id,name,latitude,longitude\nnew-2,Newer,10,10.001\n")
             #expect(replaced.status == 200)
-            #expect(try !fixture.server.nearestAnswersAreInMemory())
+            #expect(try await !fixture.server.nearestAnswersAreInMemory())
             let afterImport = try await client.checked(.get, "/stores/near?lat=10&lng=10&limit=1&list=new", template: "/stores/near")
             #expect(afterImport.array.first?["id"] as? String == "new-2")
         }
@@ -108,25 +108,25 @@ import Testing
 
     @Test func aSnapshotStartedInTheBackgroundIsHeldWithoutARequest() async throws {
         let fixture = try Self.fixture()
-        #expect(try !fixture.server.nearestAnswersAreInMemory())
-        try fixture.server.prepareNearestAnswersInBackground()
+        #expect(try await !fixture.server.nearestAnswersAreInMemory())
+        try await fixture.server.prepareNearestAnswersInBackground()
         let deadline = ContinuousClock.now + .seconds(20)
-        while try !fixture.server.nearestAnswersAreInMemory(), ContinuousClock.now < deadline {
+        while try await !fixture.server.nearestAnswersAreInMemory(), ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(10))
         }
-        #expect(try fixture.server.nearestAnswersAreInMemory())
+        #expect(try await fixture.server.nearestAnswersAreInMemory())
     }
 
     @Test func aCatalogOverTheSizeAllowedIsAnsweredThroughSQLite() async throws {
         // 104 stores and 104 list items: over 200.
         let fixture = try Self.fixture(nearestInMemoryEntries: 200)
-        #expect(try !fixture.server.prepareNearestAnswers())
-        try fixture.server.prepareNearestAnswersInBackground()  // found too large already: nothing to start
+        #expect(try await !fixture.server.prepareNearestAnswers())
+        try await fixture.server.prepareNearestAnswersInBackground()  // found too large already: nothing to start
         let expected = try fixture.catalog.nearest(to: Coordinate(latitude: 37.5, longitude: 127.03), limit: 22).map(\.store.id)
         try await fixture.application.test(.router) { client in
             let response = try await client.checked(.get, "/stores/near?lat=37.5&lng=127.03&limit=22", template: "/stores/near")
             #expect(response.array.compactMap { $0["id"] as? String } == expected)
         }
-        #expect(try !fixture.server.nearestAnswersAreInMemory())
+        #expect(try await !fixture.server.nearestAnswersAreInMemory())
     }
 }

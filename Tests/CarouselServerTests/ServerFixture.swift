@@ -29,7 +29,7 @@ struct ServerFixture {
             from: makeStoreRowReader(for: Paths.sampleData.appendingPathComponent("seoul-coffee.csv"), format: .csv))
         writeToken = withWriteToken ? try catalog.createToken(named: "test-writer", scope: .write) : nil
         readToken = try catalog.createToken(named: "test-reader", scope: .read)
-        server = CarouselServer(catalog: catalog, limits: limits, options: options, nearestInMemoryEntries: nearestInMemoryEntries)
+        server = try CarouselServer(engine: catalog, limits: limits, options: options, nearestInMemoryEntries: nearestInMemoryEntries)
     }
 
     /// `Authorization: Bearer` the write token, and a Content-Type if given.

@@ -26,12 +26,12 @@ import Testing
     @Test func pinsAndPositionsComeFromTheList() throws {
         let (catalog, directory) = try catalog(["seoul": [("a", 37.5, 127.0), ("b", 37.6, 127.1), ("c", 37.7, 127.2)]])
         _ = directory
-        let stores = try CatalogStoreDirectory(catalog: catalog, list: "seoul")
+        let stores = try CatalogStoreDirectory(engine: catalog, list: "seoul")
         #expect(stores.count == 3)
         #expect(try stores.pin(at: 1) == StorePin(id: "b", latitude: 37.6, longitude: 127.1))
         #expect(try stores.index(ofStore: "c") == 2)
         #expect(try stores.index(ofStore: "missing") == nil)
-        #expect(throws: CatalogError.self) { try CatalogStoreDirectory(catalog: catalog, list: "busan") }
+        #expect(throws: CatalogError.self) { try CatalogStoreDirectory(engine: catalog, list: "busan") }
     }
 
     @Test func aReloadedCatalogListKeepsTheFocusedStore() throws {
@@ -47,9 +47,9 @@ import Testing
         let markers = EventRecorder<MarkerSelection>(scheduler: scheduler)
         markers.record(viewModel.marker)
 
-        let before = try CatalogStoreDirectory(catalog: catalog, list: "before")
+        let before = try CatalogStoreDirectory(engine: catalog, list: "before")
         try viewModel.load(before, layout: LayoutSpec().layout(dataCount: before.count), focusedIndex: 2)
-        let after = try CatalogStoreDirectory(catalog: catalog, list: "after")
+        let after = try CatalogStoreDirectory(engine: catalog, list: "after")
         let command = try viewModel.reload(after, layout: LayoutSpec().layout(dataCount: after.count), keepingFocusOn: "c")
         #expect(command?.dataIndex == 0)
         #expect(cameras.values.map(\.storeId) == ["c"], "the camera stays on c")

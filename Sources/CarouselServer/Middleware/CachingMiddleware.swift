@@ -28,7 +28,7 @@ struct CachingMiddleware<Context: RequestContext>: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard request.method == .get || request.method == .head, Self.isCatalogData(request.uri.path),
-            let tag = try entityTag(for: request, context: context)
+            let tag = try await entityTag(for: request, context: context)
         else { return try await next(request, context) }
         var anyMatches = false
         if let condition = request.headers[.ifNoneMatch] {
@@ -52,11 +52,11 @@ struct CachingMiddleware<Context: RequestContext>: RouterMiddleware {
 
     /// The tag of what `request`'s answer depends on; nil for a list that
     /// does not exist (its answer is a 404, which carries no tag).
-    private func entityTag(for request: Request, context: Context) throws -> String? {
+    private func entityTag(for request: Request, context: Context) async throws -> String? {
         switch Self.list(of: request, context: context) {
-        case .some(let list?): return try version.entityTag(list: list)
+        case .some(let list?): return try await version.entityTag(list: list)
         case .some(nil): return nil
-        case nil: return try version.entityTag()
+        case nil: return try await version.entityTag()
         }
     }
 

@@ -3,18 +3,20 @@ import StoreCatalog
 
 /// The version of the catalog's data, or of one list's, as an entity tag:
 /// the catalog's changes with every commit to the catalog, by this server
-/// or another process; a list's only when that list changes
-/// (``Catalog/listVersion(named:)``).
+/// or another process or node; a list's only when that list changes
+/// (``CatalogChangeWatch/listVersion(named:)``).
 ///
-/// It is SQLite's `PRAGMA data_version` read on a connection of its own,
-/// which moves whenever another connection commits (this server's imports
-/// go through another one). That number starts again with each
-/// connection, so the tag also carries a random number drawn when the
-/// server starts: a tag from an earlier run never matches.
+/// It is the engine's ``CatalogChangeWatch``: on SQLite `PRAGMA
+/// data_version` read on a connection of its own, which moves whenever
+/// another connection commits (this server's imports go through another
+/// one); on PostgreSQL the catalog's change counter as `NOTIFY` reports it.
+/// SQLite's number starts again with each connection, so the tag also
+/// carries a random number drawn when the server starts: a tag from an
+/// earlier run never matches.
 final class CatalogVersion: Sendable {
     /// nil for a catalog in memory, which no other connection can watch:
     /// its answers carry no tag.
-    private let watch: Catalog?
+    let watch: (any CatalogChangeWatch)?
     private let run: String
     /// List versions read at one data version: valid while it stays.
     private let known = StateLock(KnownVersions())
@@ -28,24 +30,23 @@ final class CatalogVersion: Sendable {
     /// clients naming many lists cannot grow it.
     static let maxKnownLists = 4096
 
-    init(catalog: Catalog) {
-        // A reader of the server's: its version may lag another process's
-        // commit by the readers' millisecond, never this server's.
-        watch =
-            catalog.isInMemory
-            ? nil : try? Catalog(path: catalog.path, access: .read, readSnapshotLifetime: CatalogReaders.readSnapshotLifetime)
+    /// The watch is the engine's (``CatalogEngine/changeWatch()``): on
+    /// SQLite a reader like the server's, whose version may lag another
+    /// process's commit by the readers' millisecond, never this server's.
+    init(engine: any CatalogEngine) throws {
+        watch = try engine.changeWatch()
         run = String(UInt64.random(in: 0 ... .max), radix: 36)
     }
 
     /// The data version now (nil for a catalog in memory).
-    func number() throws -> Int64? {
-        try watch?.dataVersion()
+    func number() async throws -> Int64? {
+        try await watch?.dataVersion()
     }
 
     /// The strong entity tag of the catalog's data now, quoted (RFC 9110 §8.8.3).
-    func entityTag() throws -> String? {
+    func entityTag() async throws -> String? {
         guard let watch else { return nil }
-        return "\"\(run)-\(try watch.dataVersion())\""
+        return "\"\(run)-\(try await watch.dataVersion())\""
     }
 
     /// The strong entity tag of list `name`'s data now; nil when there is
@@ -55,13 +56,13 @@ final class CatalogVersion: Sendable {
     /// a version kept for a data version is never older than it; any
     /// commit moves the data version and drops what was kept. One query
     /// per request, as the catalog's tag costs, while nothing commits.
-    func entityTag(list name: String) throws -> String? {
+    func entityTag(list name: String) async throws -> String? {
         guard let watch else { return nil }
-        let data = try watch.dataVersion()
+        let data = try await watch.dataVersion()
         if let version = known.withLock({ $0.dataVersion == data ? $0.lists[name] : nil }) {
             return "\"\(run)-list-\(version)\""
         }
-        guard let version = try watch.listVersion(named: name) else { return nil }
+        guard let version = try await watch.listVersion(named: name) else { return nil }
         known.withLock { known in
             if known.dataVersion != data || known.lists.count >= Self.maxKnownLists {
                 known = KnownVersions(dataVersion: data)

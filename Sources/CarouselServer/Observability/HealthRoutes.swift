@@ -16,7 +16,7 @@ struct HealthRoutes {
         if let metrics {
             let sessions = sessions, version = version
             router.get("/metrics") { _, _ in
-                let body = metrics.exposition(liveSessions: sessions.openCount, catalogVersion: try? version.number())
+                let body = metrics.exposition(liveSessions: sessions.openCount, catalogVersion: try? await version.number())
                 return Response(
                     status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
                     body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
@@ -25,9 +25,9 @@ struct HealthRoutes {
     }
 
     func ready() async -> Response {
-        let latest = Catalog.latestSchemaVersion
+        let latest = readers.engine.latestSchemaVersion
         do {
-            let version = try await readers.read { try $0.schemaVersion() }
+            let version = try await readers.read { try await $0.schemaVersion() }
             guard version == latest else {
                 return Self.notReady("the catalog is at schema \(version); this server needs \(latest)")
             }

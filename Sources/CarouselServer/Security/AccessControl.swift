@@ -62,7 +62,7 @@ final class AccessControl: Sendable {
     /// Checks the credentials a request carries for `scope`; throws a ``Refusal``.
     func check(_ credentials: CallerCredentials, scope: TokenScope) async throws {
         if scope == .write {
-            guard try await readers.read({ try $0.hasWriteToken() }) else {
+            guard try await readers.read({ try await $0.hasWriteToken() }) else {
                 throw Refusal(
                     error: APIError(
                         .forbidden, "writes_disabled",
@@ -82,7 +82,7 @@ final class AccessControl: Sendable {
         case .token(let text):
             token = text
         }
-        guard let found = try await readers.read({ try $0.verifyToken(token) }) else {
+        guard let found = try await readers.read({ try await $0.verifyToken(token) }) else {
             throw Refusal(
                 error: APIError(.unauthorized, "invalid_token", "the token is unknown or revoked"),
                 challenge: #"Bearer realm="carousel", error="invalid_token""#)
@@ -109,7 +109,7 @@ final class AccessControl: Sendable {
             return true
         }
         guard due else { return }
-        let catalog = readers.catalog
-        Task { _ = try? await Offload.run { try catalog.noteTokenUsed(named: name) } }
+        let engine = readers.engine
+        Task { _ = try? await Offload.run { try await engine.noteTokenUsed(named: name, at: Date()) } }
     }
 }

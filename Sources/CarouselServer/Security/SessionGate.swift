@@ -65,6 +65,6 @@ struct SessionGate: Sendable {
         }
         // Any failure (no such list, the catalog unavailable) is refused:
         // the router's route reads the list again and answers 404 or 503.
-        return (try? await readers.read({ try $0.count(list: list) })) != nil
+        return (try? await readers.read({ try await $0.count(list: list) })) != nil
     }
 }

@@ -1,3 +1,4 @@
+import Locks
 import MapSyncCatalog
 import StoreCatalog
 
@@ -6,8 +7,10 @@ import StoreCatalog
 /// (deleted, renamed), and gives the new list.
 ///
 /// A look costs a read of the shared data version; only when that moved —
-/// some commit to the catalog — does it read the list's ``ListStamp`` (two
-/// index seeks), and only when that changed the new list's count.
+/// some commit to the catalog, by any process or node — does it read the
+/// list's version (one index seek), and only when that changed the new
+/// list's count. Synchronous, for the session's queue: the engine's calls
+/// run elsewhere while the queue waits (`Blocking`).
 struct ListFollower: Sendable {
     enum Change {
         /// The list is as it was.
@@ -18,37 +21,47 @@ struct ListFollower: Sendable {
         case gone
     }
 
-    let catalog: Catalog
+    let engine: any CatalogEngine
     let list: String
-    let watch: CatalogChangeWatch
+    let shared: SharedDataVersion
     /// The data version at the last look (nil: none could be read).
     private var version: Int64?
-    /// The list's stamp at the last look.
-    private var stamp: ListStamp
+    /// The list's version at the last look.
+    private var listVersion: Int64?
 
     /// Reads `list` as it is now: its stores, and a follower of it.
     ///
-    /// The version is read first and the stamp before the stores: a commit
-    /// between them makes the next look read the list again, never miss it.
-    static func start(catalog: Catalog, list: String, watch: CatalogChangeWatch) throws -> (CatalogStoreDirectory, ListFollower) {
-        let version = watch.number(maxAge: .zero)
-        let stamp = try catalog.listStamp(list)
-        let stores = try CatalogStoreDirectory(catalog: catalog, list: list)
-        return (stores, ListFollower(catalog: catalog, list: list, watch: watch, version: version, stamp: stamp))
+    /// The data version is read first and the list's before the stores: a
+    /// commit between them makes the next look read the list again, never
+    /// miss it.
+    static func start(engine: any CatalogEngine, list: String, shared: SharedDataVersion) async throws -> (
+        CatalogStoreDirectory, ListFollower
+    ) {
+        let version = await shared.number(maxAge: .zero)
+        let listVersion = try await engine.listVersion(named: list)
+        let stores = try await Offload.run { try CatalogStoreDirectory(engine: engine, list: list) }
+        return (
+            stores, ListFollower(engine: engine, list: list, shared: shared, version: version, listVersion: listVersion)
+        )
     }
 
     /// Whether the list changed since the last look, with a data version
     /// read no longer than `maxAge` ago. A read that fails (the catalog
-    /// busy) counts as no change: the next look tries again.
+    /// busy, the database away) counts as no change: the next look tries
+    /// again.
     mutating func look(maxAge: Duration) -> Change {
-        let now = watch.number(maxAge: maxAge)
+        let shared = shared, list = list, engine = engine
+        let now = try? Blocking.wait { await shared.number(maxAge: maxAge) }
         if let now, now == version { return .none }
         do {
-            let stamp = try catalog.listStamp(list)
+            // From the engine rather than the watch: a catalog in memory
+            // has no watch, and its list is read at every look.
+            let listVersion = try Blocking.wait { try await engine.listVersion(named: list) }
+            guard let listVersion else { return .gone }
             version = now
-            guard stamp != self.stamp else { return .none }
-            let stores = try CatalogStoreDirectory(catalog: catalog, list: list)
-            self.stamp = stamp
+            guard listVersion != self.listVersion else { return .none }
+            let stores = try CatalogStoreDirectory(engine: engine, list: list)
+            self.listVersion = listVersion
             return .changed(stores)
         } catch CatalogError.listNotFound {
             return .gone

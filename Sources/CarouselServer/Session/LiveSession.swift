@@ -165,7 +165,8 @@ final class LiveSession: Sendable {
     private func search(_ query: SessionQuery, of stores: CatalogStoreDirectory) throws(SessionInputError) -> SearchPage {
         let search = try query.search(list: stores.list, limits: limits)
         do {
-            return try stores.catalog.search(search)
+            let engine = stores.engine
+            return try Blocking.wait { try await engine.search(search) }
         } catch {
             throw SessionInputError("query: \(error)")
         }

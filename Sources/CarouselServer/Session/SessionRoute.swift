@@ -12,18 +12,18 @@ import StoreCatalog
 /// upgraded and falls through to the HTTP router, which answers it with a
 /// JSON error.
 struct SessionRoute {
-    let catalog: Catalog
+    let engine: any CatalogEngine
     let limits: ServerLimits
     let sessions: SessionCounter
     /// A session whose client sends nothing for this long is closed.
     var idleTimeout: Duration? = nil
     /// The catalog's data version, which sessions watch to follow their
-    /// lists; nil: the route reads one of its own.
-    var catalogVersion: CatalogVersion? = nil
+    /// lists.
+    let catalogVersion: CatalogVersion
 
     func register(on router: Router<CarouselRequestContext>) {
-        let catalog = catalog, limits = limits, sessions = sessions, idleTimeout = idleTimeout
-        let watch = CatalogChangeWatch(version: catalogVersion ?? CatalogVersion(catalog: catalog))
+        let engine = engine, limits = limits, sessions = sessions, idleTimeout = idleTimeout
+        let shared = SharedDataVersion(version: catalogVersion)
         router.ws("/lists/{name}/session") { request, _ in
             // `UpgradeFilter` decided before this route ran: the host, the
             // origin, the token, the list and a slot under the cap. What it
@@ -31,7 +31,7 @@ struct SessionRoute {
             request.headers[HTTPField.Name(UpgradeFilter.admittedUpgradeHeader)!] != nil ? .upgrade([:]) : .dontUpgrade
         } onUpgrade: { inbound, outbound, context in
             guard let name = context.requestContext.parameters.get("name")?.removingPercentEncoding else { return }
-            let (stores, follower) = try await Offload.run { try ListFollower.start(catalog: catalog, list: name, watch: watch) }
+            let (stores, follower) = try await ListFollower.start(engine: engine, list: name, shared: shared)
             let (lines, continuation) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingNewest(1024))
             let number = sessions.open { try? await outbound.close(.goingAway, reason: "server stopping") }
             let session = LiveSession(stores: stores, follower: follower, limits: limits, label: "carousel.session.\(number)") {
@@ -89,7 +89,7 @@ struct SessionRoute {
 
     /// The HTTP side of the session path: a plain GET is told to upgrade.
     func registerFallback(on router: Router<CarouselRequestContext>, maxSessions: Int = .max) {
-        let catalog = catalog
+        let engine = engine
         router.get("/lists/{name}/session") { request, context -> Response in
             let name = try request.pathParameter("name", context: context)
             if request.headers[HTTPField.Name(UpgradeFilter.refusedUpgradeHeader)!] == SessionGate.Refusal.tooManySessions.rawValue {
@@ -100,7 +100,7 @@ struct SessionRoute {
                 return response
             }
             do {
-                _ = try await Offload.run { try catalog.count(list: name) }
+                _ = try await Offload.run { try await engine.count(list: name) }
             } catch let error as CatalogError {
                 throw APIError(error)
             }

@@ -49,6 +49,69 @@ public struct NearestSnapshot<Element: Sendable>: Sendable {
     }
 }
 
+extension NearestSnapshot {
+    /// Whether a catalog of `entries` stores and list items together may
+    /// be held under `maxEntries` (trees number their items in 32 bits).
+    package static func fits(entries: Int, maxEntries: Int) -> Bool {
+        entries <= min(maxEntries, Int(Int32.max))
+    }
+
+    /// Makes a snapshot from the stores in key order, then each list's
+    /// store keys: how either engine reads its catalog into one.
+    package struct Builder {
+        private var keys: [Int64] = []
+        private var elements: [Element] = []
+        private var latitudes: [Double] = []
+        private var longitudes: [Double] = []
+        private var points: [SIMD3<Double>] = []
+        private var lists: [String: NearestTree] = [:]
+        private var everyStore: NearestTree?
+
+        package init() {}
+
+        /// Adds `store`, whose key is greater than every key added before.
+        package mutating func add(_ store: Store, key: Int64, element: Element) throws {
+            guard keys.last.map({ $0 < key }) ?? true, keys.count < Int32.max else {
+                throw CatalogError.database("the stores were not read in key order")
+            }
+            keys.append(key)
+            elements.append(element)
+            latitudes.append(store.latitude)
+            longitudes.append(store.longitude)
+            points.append(NearestTree.point(latitude: store.latitude, longitude: store.longitude))
+        }
+
+        /// Adds list `name`, holding the stores of `storeKeys` (every one
+        /// added before).
+        package mutating func addList(_ name: String, storeKeys: [Int64]) throws {
+            var items: [Int32] = []
+            items.reserveCapacity(storeKeys.count)
+            for key in storeKeys {
+                // Keys are sorted: a store's item is found by bisection.
+                var low = 0
+                var high = keys.count
+                while low < high {
+                    let middle = (low + high) / 2
+                    if keys[middle] < key { low = middle + 1 } else { high = middle }
+                }
+                guard low < keys.count, keys[low] == key else {
+                    throw CatalogError.database("list '\(name)' holds a store the catalog does not")
+                }
+                items.append(Int32(low))
+            }
+            lists[name] = NearestTree(points: items.map { points[Int($0)] }, items: items)
+        }
+
+        package func build() -> NearestSnapshot {
+            NearestSnapshot(
+                elements: elements,
+                locations: StoreLocations(
+                    latitudes: latitudes, longitudes: longitudes,
+                    everyStore: NearestTree(points: points, items: (0..<Int32(points.count)).map { $0 }), lists: lists))
+        }
+    }
+}
+
 /// Where each store of a ``NearestSnapshot`` is, and the trees over them:
 /// its search, which does not depend on the snapshot's `Element`.
 @usableFromInline
@@ -102,45 +165,19 @@ extension Catalog {
             guard
                 let entries = try firstRow(
                     db, "SELECT (SELECT count(*) FROM stores) + (SELECT count(*) FROM list_items)", { _ in }, { $0.int(0) }),
-                // Trees number their items in 32 bits.
-                entries <= min(maxEntries, Int(Int32.max))
+                NearestSnapshot<Element>.fits(entries: entries, maxEntries: maxEntries)
             else { return nil }
-            var keys: [Int64] = []
-            var elements: [Element] = []
-            var latitudes: [Double] = []
-            var longitudes: [Double] = []
-            var points: [SIMD3<Double>] = []
+            var builder = NearestSnapshot<Element>.Builder()
             _ = try rows(db, "SELECT \(Store.columns), s.key FROM stores AS s ORDER BY s.key", { _ in }) { row in
                 let store = try Store(row)
-                keys.append(row.int64(8))
-                elements.append(try element(store))
-                latitudes.append(store.latitude)
-                longitudes.append(store.longitude)
-                points.append(NearestTree.point(latitude: store.latitude, longitude: store.longitude))
+                try builder.add(store, key: row.int64(8), element: try element(store))
             }
-            let everyStore = NearestTree(points: points, items: (0..<Int32(points.count)).map { $0 })
-            var lists: [String: NearestTree] = [:]
             for (listKey, name) in try rows(db, "SELECT key, name FROM lists", { _ in }, { ($0.int64(0), $0.text(1) ?? "") }) {
-                var items: [Int32] = []
-                _ = try rows(db, "SELECT store FROM list_items WHERE list = ?", { $0.bind(listKey, at: 1) }) { row in
-                    // Keys are sorted: a store's item is found by bisection.
-                    let key = row.int64(0)
-                    var low = 0
-                    var high = keys.count
-                    while low < high {
-                        let middle = (low + high) / 2
-                        if keys[middle] < key { low = middle + 1 } else { high = middle }
-                    }
-                    guard low < keys.count, keys[low] == key else {
-                        throw CatalogError.database("list '\(name)' holds a store the catalog does not")
-                    }
-                    items.append(Int32(low))
-                }
-                lists[name] = NearestTree(points: items.map { points[Int($0)] }, items: items)
+                var items: [Int64] = []
+                _ = try rows(db, "SELECT store FROM list_items WHERE list = ?", { $0.bind(listKey, at: 1) }) { items.append($0.int64(0)) }
+                try builder.addList(name, storeKeys: items)
             }
-            return NearestSnapshot(
-                elements: elements,
-                locations: StoreLocations(latitudes: latitudes, longitudes: longitudes, everyStore: everyStore, lists: lists))
+            return builder.build()
         }
     }
 
