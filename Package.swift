@@ -244,7 +244,7 @@ let package = Package(
         .testTarget(
             name: "CarouselServerTests",
             dependencies: [
-                "CarouselServer", "StoreCatalog", "Locks", "TestSupport",
+                "CarouselServer", "StoreCatalog", "PostgresCatalog", "Locks", "TestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
             ]

@@ -35,6 +35,13 @@ struct APIMiddleware<Context: RequestContext>: RouterMiddleware {
             apiError = error
         case let error as CatalogError:
             apiError = APIError(error)
+        case let error as CatalogUnavailableError where error.isUnavailable:
+            var response = Response.json(
+                APIError(.serviceUnavailable, "catalog_unavailable", "the catalog cannot be reached now; retry later").json,
+                status: .serviceUnavailable)
+            response.headers[.retryAfter] = "5"
+            logger.error("\(request.method) \(request.uri.path) failed: \(error)")
+            return response
         case is NIOTooManyBytesError:
             apiError = .tooLarge("the body is over the limit of this endpoint")
         case let error as HTTPError:

@@ -31,7 +31,14 @@ final class ConnectionPool: Sendable {
     }
 
     deinit {
-        for connection in state.withLock({ $0.idle }) { let _: EventLoopFuture<Void> = connection.close() }
+        for connection in state.withLock({ $0.idle }) { Self.close(connection) }
+    }
+
+    /// Closes `connection` in the background, holding it until it is
+    /// closed (a connection let go open is a programming error to
+    /// postgres-nio).
+    static func close(_ connection: PostgresConnection) {
+        connection.close().whenComplete { _ in _ = connection }
     }
 
     /// Runs `body` on a connection of the pool; a connection it leaves

@@ -202,7 +202,7 @@ public final class PostgresChangeWatch: CatalogChangeWatch {
     /// first, then the counter read, so that no commit falls between them.
     private static func listen(catalog: PostgresCatalog, watch: @escaping @Sendable () -> PostgresChangeWatch?) async {
         guard let connection = try? await catalog.connectAlone() else { return }
-        defer { let _: EventLoopFuture<Void> = connection.close() }
+        defer { ConnectionPool.close(connection) }
         do {
             try await connection.listen(on: "carousel_changes") { notifications in
                 let version = try await PostgresCatalog.committedDataVersion(connection, logger: catalog.logger)

@@ -1,3 +1,4 @@
+import StoreCatalog
 /// Why the PostgreSQL catalog cannot be used: each a one line message that
 /// names the URL with its password masked (`PostgresURL.description`).
 public enum PostgresCatalogError: Error, Sendable, Hashable, CustomStringConvertible {
@@ -25,5 +26,13 @@ public enum PostgresCatalogError: Error, Sendable, Hashable, CustomStringConvert
             "\(url) has schema version \(found), newer than this binary's \(latest): use a newer carousel"
         case let .database(url, why): "PostgreSQL error on \(url): \(why)"
         }
+    }
+}
+
+extension PostgresCatalogError: CatalogUnavailableError {
+    /// No connection could be made: the database is down or away.
+    public var isUnavailable: Bool {
+        if case .unreachable = self { return true }
+        return false
     }
 }

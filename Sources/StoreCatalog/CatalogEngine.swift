@@ -171,6 +171,14 @@ public protocol CatalogEngine: Sendable {
         -> NearestSnapshot<Element>?
 }
 
+/// An error of a catalog that cannot be reached now (its database is down
+/// or away): a server answers 503 with `Retry-After` rather than a 500,
+/// and its readiness check says not ready, until the catalog returns.
+public protocol CatalogUnavailableError: Error {
+    /// Whether this error is the catalog being out of reach.
+    var isUnavailable: Bool { get }
+}
+
 /// How a server learns that the catalog changed, whoever changed it: this
 /// process, another process on the same SQLite file, or another node on
 /// the same PostgreSQL database.

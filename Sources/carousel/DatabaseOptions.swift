@@ -73,32 +73,13 @@ struct DatabaseOptions: ParsableArguments {
         try await CatalogLocation(resolvedPath(path)).open(access: access)
     }
 
-    /// Opens (creating and migrating if needed) the SQLite catalog, for the
-    /// commands that do not work on PostgreSQL yet.
-    func openCatalog() throws -> Catalog {
-        try Catalog(path: Self.sqliteOnly(resolvedPath()))
-    }
-
-    /// The catalog for a command that only reads it: a file this process
-    /// cannot write is opened read-only rather than refused.
-    func openCatalogForReading() throws -> Catalog {
-        try Self.openCatalogForReading(path)
-    }
-
-    /// The catalog at `path` (a `--db` value, or nil for the default) for a
-    /// command that only reads it.
-    static func openCatalogForReading(_ path: String?) throws -> Catalog {
-        try Catalog(path: sqliteOnly(resolvedPath(path)), access: .read)
-    }
-
-    /// `path`, or a one-line refusal when it is a PostgreSQL URL: the
-    /// commands that open the SQLite catalog directly do not work on
-    /// PostgreSQL yet.
+    /// `path`, or a one-line refusal when it is a PostgreSQL URL: `demo`,
+    /// which makes a SQLite catalog of its own, does not work on PostgreSQL.
     static func sqliteOnly(_ path: String) throws -> String {
         let location = try CatalogLocation(path)
         guard location.isPostgres else { return path }
         throw CLIError(
             "this command does not work on a PostgreSQL catalog yet (\(location)); "
-                + "every command but serve and demo does", status: .usage)
+                + "every command but demo does", status: .usage)
     }
 }

@@ -74,17 +74,7 @@ struct PostgresURLTests {
 struct PostgresCatalogTests {
     /// A cluster per test: initdb takes ~1 s; the suite is a handful.
     static func withCluster(tls: Bool = false, _ body: (PostgresCluster) async throws -> Void) async throws {
-        guard PostgresCluster.available else {
-            if PostgresCluster.mustRun {
-                Issue.record("CI is set but \(PostgresCluster.missingMessage)")
-            } else {
-                print(PostgresCluster.missingMessage)
-            }
-            return
-        }
-        let cluster = try PostgresCluster(tls: tls)
-        defer { cluster.stop() }
-        try await body(cluster)
+        try await PostgresCluster.with(tls: tls, body)
     }
 
     static func reader(_ name: String) throws -> any StoreRowReader {

@@ -8,29 +8,46 @@ import Testing
 ///
 /// PostgreSQL refuses to run as root (CI runs as root): then the cluster
 /// runs as the `postgres` user through `runuser`, in a directory it owns.
-final class PostgresCluster: @unchecked Sendable {
-    static let binaries = URL(fileURLWithPath: "/usr/lib/postgresql/15/bin")
+public final class PostgresCluster: @unchecked Sendable {
+    public static let binaries = URL(fileURLWithPath: "/usr/lib/postgresql/15/bin")
 
-    let directory: URL
-    var socketDirectory: String { directory.appendingPathComponent("socket").path }
-    let user = "postgres"
+    public let directory: URL
+    public var socketDirectory: String { directory.appendingPathComponent("socket").path }
+    public let user = "postgres"
     /// The TCP port on 127.0.0.1, for a cluster started with TLS.
-    private(set) var port: Int?
+    public private(set) var port: Int?
 
     /// Whether PostgreSQL (and PostGIS) can run here: when not, the test is
     /// skipped with a message, except under CI, where it fails.
-    static var available: Bool {
+    public static var available: Bool {
         FileManager.default.isExecutableFile(atPath: binaries.appendingPathComponent("initdb").path)
             && FileManager.default.fileExists(atPath: "/usr/share/postgresql/15/extension/postgis.control")
     }
 
-    static let missingMessage =
+    public static let missingMessage =
         "PostgreSQL 15 + PostGIS 3 are not installed (scripts/install-system-deps installs them): test skipped"
 
     /// Whether the binaries are missing where they must not be.
-    static var mustRun: Bool { ProcessInfo.processInfo.environment["CI"] != nil }
+    public static var mustRun: Bool { ProcessInfo.processInfo.environment["CI"] != nil }
 
-    init(tls: Bool = false) throws {
+    /// Runs `body` with a cluster of its own, stopped after (initdb takes
+    /// about a second). Without PostgreSQL the test is skipped with a
+    /// line, unless `CI` is set: there it fails.
+    public static func with(tls: Bool = false, _ body: (PostgresCluster) async throws -> Void) async throws {
+        guard available else {
+            if mustRun {
+                Issue.record("CI is set but \(missingMessage)")
+            } else {
+                print(missingMessage)
+            }
+            return
+        }
+        let cluster = try PostgresCluster(tls: tls)
+        defer { cluster.stop() }
+        try await body(cluster)
+    }
+
+    public init(tls: Bool = false) throws {
         directory = URL(fileURLWithPath: "/tmp").appendingPathComponent("carousel-pg-\(UUID().uuidString.prefix(8))")
         let data = directory.appendingPathComponent("data").path
         try FileManager.default.createDirectory(atPath: socketDirectory, withIntermediateDirectories: true)
@@ -54,13 +71,9 @@ final class PostgresCluster: @unchecked Sendable {
             self.port = port
             options = options.replacingOccurrences(of: "listen_addresses=''", with: "listen_addresses='127.0.0.1' -c port=\(port) -c ssl=on")
         }
+        serverOptions = options
         do {
-            try run(
-                Self.binaries.appendingPathComponent("pg_ctl").path,
-                [
-                    "-D", data, "-w", "-t", "60", "-l", directory.appendingPathComponent("log").path, "-o", options,
-                    "start",
-                ])
+            try startServer()
         } catch {
             // The server's own words say why it stopped.
             let log = (try? String(contentsOf: directory.appendingPathComponent("log"), encoding: .utf8)) ?? ""
@@ -69,21 +82,42 @@ final class PostgresCluster: @unchecked Sendable {
         }
     }
 
+    /// The server's `-o` options, for a start after a stop.
+    private var serverOptions = ""
+
+    /// Starts the cluster's server (again, after ``stopServer()``).
+    public func startServer() throws {
+        try run(
+            Self.binaries.appendingPathComponent("pg_ctl").path,
+            [
+                "-D", directory.appendingPathComponent("data").path, "-w", "-t", "60", "-l",
+                directory.appendingPathComponent("log").path, "-o", serverOptions, "start",
+            ])
+    }
+
+    /// Stops the server, keeping the data: the database goes away from
+    /// its clients, as in an outage, until ``startServer()``.
+    public func stopServer() throws {
+        try run(
+            Self.binaries.appendingPathComponent("pg_ctl").path,
+            ["-D", directory.appendingPathComponent("data").path, "-m", "fast", "-w", "-t", "30", "stop"])
+    }
+
     /// Creates `database`, with PostGIS unless told not to.
-    func createDatabase(_ database: String, postGIS: Bool = true) throws {
+    public func createDatabase(_ database: String, postGIS: Bool = true) throws {
         try psql("postgres", "CREATE DATABASE \(database)")
         if postGIS { try psql(database, "CREATE EXTENSION postgis") }
     }
 
     /// The URL of `database` on this cluster's socket.
-    func url(_ database: String, user: String? = nil, password: String? = nil) -> String {
+    public func url(_ database: String, user: String? = nil, password: String? = nil) -> String {
         let userInfo = (user ?? self.user) + (password.map { ":\($0)" } ?? "")
         return "postgresql://\(userInfo)@:\(port ?? 5432)/\(database)?host=\(socketDirectory)"
     }
 
     /// The URL of `database` over TCP with `sslmode`, for a cluster started
     /// with TLS.
-    func tcpURL(_ database: String, sslMode: String) -> String {
+    public func tcpURL(_ database: String, sslMode: String) -> String {
         "postgresql://\(user)@127.0.0.1:\(port ?? 5432)/\(database)?sslmode=\(sslMode)"
     }
 
@@ -107,13 +141,13 @@ final class PostgresCluster: @unchecked Sendable {
         return Int(UInt16(bigEndian: address.sin_port))
     }
 
-    func psql(_ database: String, _ sql: String) throws {
+    public func psql(_ database: String, _ sql: String) throws {
         try run(
             Self.binaries.appendingPathComponent("psql").path,
             ["-X", "-q", "-v", "ON_ERROR_STOP=1", "-h", socketDirectory, "-p", String(port ?? 5432), "-U", user, "-d", database, "-c", sql])
     }
 
-    func stop() {
+    public func stop() {
         try? run(
             Self.binaries.appendingPathComponent("pg_ctl").path,
             ["-D", directory.appendingPathComponent("data").path, "-m", "immediate", "-w", "-t", "30", "stop"])
@@ -162,8 +196,8 @@ final class PostgresCluster: @unchecked Sendable {
         }
     }
 
-    struct ClusterError: Error, CustomStringConvertible {
+    public struct ClusterError: Error, CustomStringConvertible {
         var message: String
-        var description: String { message }
+        public var description: String { message }
     }
 }

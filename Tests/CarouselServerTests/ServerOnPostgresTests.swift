@@ -1,0 +1,191 @@
+import CarouselServer
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import PostgresCatalog
+import StoreCatalog
+import TestSupport
+import Testing
+
+/// Several servers on one PostgreSQL catalog, as a deployment runs them:
+/// three nodes (each its own `PostgresCatalog`, pool and change watch, as
+/// three processes would have) answer as a server on SQLite answers, a
+/// commit made through any node shows on the others, a session on one
+/// node follows a list replaced through another, and a node that loses the
+/// database says so on its readiness check and recovers with it.
+///
+/// Waits allow 10 s and check content: how fast a change spreads is
+/// measured by `scripts/benchmarks/postgres-nodes.sh`, not asserted here.
+@Suite(.serialized) struct ServerOnPostgresTests {
+    static let seoul = Paths.sampleData.appendingPathComponent("seoul-coffee.csv")
+
+    /// A node: a server over a catalog of its own on the shared database.
+    struct Node {
+        let catalog: PostgresCatalog
+        let server: CarouselServer
+
+        init(url: String) async throws {
+            catalog = try await PostgresCatalog(url: PostgresURL(url), maxConnections: 4)
+            server = try CarouselServer(engine: catalog)
+        }
+    }
+
+    /// Runs `body` with a live client of each server, in order.
+    static func live(
+        _ servers: [CarouselServer], _ clients: [any TestClientProtocol] = [],
+        _ body: @escaping @Sendable ([any TestClientProtocol]) async throws -> Void
+    ) async throws {
+        guard let first = servers.first else { return try await body(clients) }
+        try await first.application(host: "127.0.0.1", port: 0).test(.live) { client in
+            try await live(Array(servers.dropFirst()), clients + [client], body)
+        }
+    }
+
+    static func bearer(_ token: String) -> HTTPFields { [.authorization: "Bearer \(token)"] }
+
+    /// Polls `condition` every 20 ms for up to 10 s.
+    static func eventually(_ condition: () async throws -> Bool) async throws -> Bool {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while ContinuousClock.now < deadline {
+            if try await condition() { return true }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        return try await condition()
+    }
+
+    @Test func threeNodesAnswerAsSQLiteDoesAndFollowEachOthersCommits() async throws {
+        try await PostgresCluster.with { cluster in
+            try cluster.createDatabase("catalog")
+            let url = cluster.url("catalog")
+            let nodes = [try await Node(url: url), try await Node(url: url), try await Node(url: url)]
+            let token = try await nodes[0].catalog.createToken(named: "writer", scope: .write)
+            // The reference: the same list in a SQLite catalog, served.
+            let directory = try TemporaryDirectory("carousel-pg-server")
+            let sqlite = try Catalog(path: directory.path("catalog.sqlite").path)
+            try sqlite.importList(named: "seoul", from: makeStoreRowReader(for: Self.seoul, format: .csv))
+            let reference = try CarouselServer(engine: sqlite)
+            let csv = try String(contentsOf: Self.seoul, encoding: .utf8)
+
+            try await Self.live(nodes.map(\.server) + [reference]) { clients in
+                let (a, b, c, sqliteClient) = (clients[0], clients[1], clients[2], clients[3])
+                // Before: no list anywhere.
+                for client in [b, c] {
+                    #expect(try await client.checked(.get, "/lists", template: "/lists").array.isEmpty)
+                }
+                let imported = try await a.checked(
+                    .post, "/lists/seoul/import?format=csv", template: "/lists/{name}/import", headers: Self.bearer(token), body: csv)
+                #expect(imported.status == 200, "\(imported.text)")
+                #expect(imported.object["imported"] as? Int == 44)
+
+                // Every node sees it, and answers as SQLite does, byte for byte.
+                let queries = [
+                    "/lists", "/lists/seoul/stores?limit=7", "/lists/seoul/stores?limit=100",
+                    "/stores/near?lat=37.5&lng=127.03&limit=5", "/stores/near?lat=-33.86&lng=151.2&limit=3&list=seoul",
+                    "/stores/near?lat=37.55&lng=126.97&limit=10&withinKm=2", "/stores/bbox?south=37.4&west=126.8&north=37.7&east=127.2",
+                    "/lists/seoul/clusters?zoom=11&south=37.3&west=126.7&north=37.8&east=127.3",
+                    "/stores/search?list=seoul&q=coffee&lat=37.5&lng=127.0&limit=5",
+                ]
+                for query in queries {
+                    let template = String(query.prefix { $0 != "?" }).replacingOccurrences(of: "/lists/seoul/", with: "/lists/{name}/")
+                    let expected = try await sqliteClient.checked(.get, query, template: template)
+                    #expect(expected.status == 200, "\(query): \(expected.text)")
+                    for (name, client) in [("a", a), ("b", b), ("c", c)] {
+                        let answer = try await client.checked(.get, query, template: template)
+                        #expect(answer.text == expected.text, "node \(name), \(query)")
+                    }
+                }
+                // Each node's nearest snapshot follows the catalog.
+                for node in nodes {
+                    #expect(try await Self.eventually { try await node.server.nearestAnswersAreInMemory() })
+                }
+
+                // A replace through node b: node c's entity tag and answer move.
+                let before = try await c.execute(uri: "/lists/seoul/stores", method: .get) { $0.headers[.eTag] }
+                #expect(before != nil)
+                let replacement = "id,name,latitude,longitude\nn1,New One,37.50,127.00\nn2,New Two,37.51,127.01\n"
+                let replaced = try await b.checked(
+                    .post, "/lists/seoul/import?format=csv&replace=true", template: "/lists/{name}/import",
+                    headers: Self.bearer(token), body: replacement)
+                #expect(replaced.object["imported"] as? Int == 2)
+                #expect(
+                    try await Self.eventually {
+                        try await c.execute(uri: "/lists/seoul/stores", method: .get) { $0.headers[.eTag] } != before
+                    })
+                let now = try await c.checked(.get, "/lists/seoul/stores", template: "/lists/{name}/stores")
+                #expect((now.object["stores"] as? [[String: Any]])?.compactMap { $0["id"] as? String } == ["n1", "n2"])
+                // Node a's snapshot moves on to the new list too.
+                #expect(
+                    try await Self.eventually {
+                        let near = try await a.checked(.get, "/stores/near?lat=37.5&lng=127.0&limit=1", template: "/stores/near")
+                        return near.array.first?["id"] as? String == "n1"
+                    })
+                #expect(try await Self.eventually { try await nodes[0].server.nearestAnswersAreInMemory() })
+            }
+        }
+    }
+
+    @Test func aSessionOnOneNodeFollowsAListReplacedThroughAnother() async throws {
+        try await PostgresCluster.with { cluster in
+            try cluster.createDatabase("catalog")
+            let url = cluster.url("catalog")
+            let nodes = [try await Node(url: url), try await Node(url: url)]
+            try await nodes[0].catalog.importList(named: "seoul", from: makeStoreRowReader(for: Self.seoul, format: .csv))
+            try await Self.live(nodes.map(\.server)) { clients in
+                let port = try #require(clients[1].port)
+                try await SessionTests.session(port: port) { outbound, received in
+                    try await outbound.write(.text(SessionListChangeTests.layout))
+                    try await received.wait(for: "marker", timeout: .seconds(10))
+                    try await outbound.write(.text(#"{"tapMarker":5}"#))
+                    try await received.wait(for: "marker", count: 2, timeout: .seconds(10))
+                    let focused = try #require(received.of("marker").last?.line["storeId"] as? String)
+                    // Replaced through the other node, keeping the focused store.
+                    let csv = "id,name,latitude,longitude\nnew-1,New One,37.50,127.00\n\(focused),Kept,37.51,127.01\n"
+                    let file = FileManager.default.temporaryDirectory.appendingPathComponent("pg-replace-\(UUID().uuidString).csv")
+                    try Data(csv.utf8).write(to: file)
+                    defer { try? FileManager.default.removeItem(at: file) }
+                    _ = try await nodes[0].catalog.importList(
+                        named: "seoul", from: makeStoreRowReader(for: file, format: .csv), options: ImportOptions(replace: true))
+                    try await received.wait(for: "list", timeout: .seconds(10))
+                    #expect(received.of("list").map { $0.line["count"] as? Int } == [2])
+                    try await received.wait(for: "scroll", count: 2, timeout: .seconds(10))
+                    let marker = try #require(received.of("marker").last?.line)
+                    #expect(marker["storeId"] as? String == focused)
+                    #expect(marker["index"] as? Int == 1)
+                    #expect(received.of("error").isEmpty)
+                }
+            }
+        }
+    }
+
+    @Test func aNodeThatLosesTheDatabaseIsNotReadyUntilItReturns() async throws {
+        try await PostgresCluster.with { cluster in
+            try cluster.createDatabase("catalog")
+            let node = try await Node(url: cluster.url("catalog"))
+            try await node.catalog.importList(named: "seoul", from: makeStoreRowReader(for: Self.seoul, format: .csv))
+            try await node.server.application(host: "127.0.0.1", port: 0).test(.live) { client in
+                let ready = try await client.checked(.get, "/readyz", template: "/readyz")
+                #expect(ready.status == 200)
+                #expect(ready.object["schemaVersion"] as? Int == PostgresCatalog.latestSchemaVersion)
+
+                try cluster.stopServer()
+                for path in ["/readyz", "/lists", "/stores/near?lat=37.5&lng=127&limit=1"] {
+                    let down = try await client.execute(uri: path, method: .get) { response in
+                        (response.status.code, response.headers[.retryAfter], String(buffer: response.body))
+                    }
+                    #expect(down.0 == 503, "\(path): \(down.2)")
+                    #expect(down.1 == "5", "\(path)")
+                    #expect(!down.2.contains("internal"), "\(path): \(down.2)")
+                }
+
+                try cluster.startServer()
+                #expect(
+                    try await Self.eventually {
+                        try await client.execute(uri: "/readyz", method: .get) { $0.status.code } == 200
+                    })
+                let back = try await client.checked(.get, "/lists", template: "/lists")
+                #expect(back.array.first?["name"] as? String == "seoul")
+            }
+        }
+    }
+}
