@@ -153,3 +153,53 @@ extension ClusterIndex {
         return ClusterIndex(options: options, pointCount: pointCount, levels: levels, unclusterZooms: unclusterZooms)
     }
 }
+
+extension ClusterIndex {
+    /// 'CIX1': marks a whole stored index of this layout.
+    package static let magic: UInt32 = 0x4349_5831
+
+    /// The whole index as one run of bytes, for an engine that stores it
+    /// whole (PostgreSQL, one `bytea`): the point count, then each level
+    /// (``ClusterLevel/bytes()`` and its next indices), then the points'
+    /// uncluster zooms, each array after its length. The options are not
+    /// in it: the store keeps them beside it.
+    package func bytes() -> [UInt8] {
+        var out = ClusterBytes()
+        out.append(Self.magic)
+        out.append([UInt64(pointCount), UInt64(levels.count)])
+        for level in levels {
+            let bytes = level.bytes()
+            out.append([UInt64(bytes.count)])
+            out.append(bytes)
+            out.append([UInt64(level.next.count)])
+            out.append(level.next)
+        }
+        out.append([UInt64(unclusterZooms.count)])
+        out.append(unclusterZooms)
+        return out.bytes
+    }
+
+    /// An index read back from ``bytes()``, built with `options`.
+    package init(bytes: UnsafeRawBufferPointer, options: ClusterOptions) throws(ClusterError) {
+        var reader = ClusterBytes.Reader(bytes)
+        guard try reader.read(UInt32.self) == Self.magic else { throw .corruptData("not a stored cluster index") }
+        func length(_ reader: inout ClusterBytes.Reader) throws(ClusterError) -> Int {
+            let value = try reader.read(UInt64.self, count: 1)[0]
+            guard value <= UInt64(bytes.count) else { throw .corruptData("a stored length of \(value) is past the end") }
+            return Int(value)
+        }
+        let pointCount = try length(&reader)
+        let levelCount = try length(&reader)
+        var levels: [ClusterLevel] = []
+        for _ in 0..<levelCount {
+            let levelBytes = try reader.read(UInt8.self, count: try length(&reader))
+            let decoded = levelBytes.withUnsafeBytes { raw in Result { () throws(ClusterError) in try ClusterLevel(bytes: raw) } }
+            var level = try decoded.get()
+            level.next = try reader.read(UInt32.self, count: try length(&reader))
+            levels.append(level)
+        }
+        let unclusterZooms = try reader.read(UInt8.self, count: try length(&reader))
+        guard reader.isAtEnd else { throw .corruptData("a stored cluster index has trailing bytes") }
+        self.init(options: options, pointCount: pointCount, levels: levels, unclusterZooms: unclusterZooms)
+    }
+}

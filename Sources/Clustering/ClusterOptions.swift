@@ -58,3 +58,12 @@ public struct ClusterOptions: Sendable, Hashable, Codable {
 func pow2(_ z: Int) -> Double {
     Double(sign: .plus, exponent: z, significand: 1)
 }
+
+extension ClusterOptions {
+    /// The options as a catalog stores them beside an index, to tell
+    /// whether the index still fits the options asked for.
+    package var storedDescription: String {
+        "minZoom \(minZoom) maxZoom \(maxZoom) minPoints \(minPoints) "
+            + "radius \(radius) extent \(extent) nodeSize \(nodeSize)"
+    }
+}

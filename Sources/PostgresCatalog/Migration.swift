@@ -23,6 +23,7 @@ struct PostgresMigration: Sendable {
         PostgresMigration(fileName: "0002_no_foreign_keys.sql", bytes: PackageResources._002_no_foreign_keys_sql),
         PostgresMigration(fileName: "0003_tokens.sql", bytes: PackageResources._003_tokens_sql),
         PostgresMigration(fileName: "0004_change_versions.sql", bytes: PackageResources._004_change_versions_sql),
+        PostgresMigration(fileName: "0005_cluster_indexes.sql", bytes: PackageResources._005_cluster_indexes_sql),
     ]
 
     static var latestVersion: Int { all.last!.version }

@@ -7,11 +7,12 @@ import StoreCatalog
 /// in list order, answered by StoreCatalog's `ListClusterQueries`, so the
 /// markers, leaves and zooms are the SQLite catalog's.
 ///
-/// The index is built for each query from the list's coordinates, as the
-/// SQLite catalog does for a catalog it cannot write: 1.14 s and 143 MiB
-/// for the 234,908 GeoNames places, where SQLite answers from its stored
-/// index in 0.01 s. Building it once per list version and storing it in
-/// PostgreSQL for every node is not done yet (docs/postgresql.md).
+/// A list's index is built once per list version (1.14 s and 143 MiB for
+/// the 234,908 GeoNames places), by one node under an advisory lock, and
+/// stored whole in PostgreSQL (migration 0005); every other node, and
+/// every later CLI command, reads it instead. Each catalog then keeps the
+/// indexes it read (``maxHeldClusterIndexes``), so a server's queries of
+/// an unchanged list read nothing but the list's version.
 extension PostgresCatalog {
     public func clusters(
         list: String, zoom: Double, box: BoundingBox, selected: Int? = nil, options: ClusterOptions = ClusterOptions()
@@ -37,13 +38,57 @@ extension PostgresCatalog {
         }
     }
 
-    /// Runs `body` with the index of `list` (built from its coordinates in
-    /// list order), its key and the connection.
+    /// Cluster indexes a catalog holds in memory at most: a server's
+    /// busiest lists (each some 50 MiB at 234,908 stores).
+    static let maxHeldClusterIndexes = 4
+
+    /// The advisory lock class of index builds (its second key is the
+    /// list's): any constant of our own, 'clus'.
+    static let clusterLockClass: Int32 = 0x636c_7573
+
+    /// Runs `body` with the index of `list` (held, stored, or built and
+    /// stored), its key and a connection.
     private func withClusterIndex<T: Sendable>(
         list: String, options: ClusterOptions, _ body: (ClusterIndex, Int64, PostgresConnection) async throws -> T
     ) async throws -> T {
         try await withConnection { connection in
-            let key = try await listKey(list, connection)
+            guard
+                let (key, version) = try await connection.query(
+                    "SELECT key, version FROM lists WHERE name = \(list)", logger: logger
+                ).collect((Int64, Int64).self).first
+            else { throw CatalogError.listNotFound(list) }
+            let held = "\(key) \(version) \(options.storedDescription)"
+            if let index = heldClusterIndexes.withLock({ $0[held] }) { return try await body(index, key, connection) }
+            let index = try await storedClusterIndex(key: key, version: version, options: options, connection)
+            heldClusterIndexes.withLock { indexes in
+                if indexes.count >= Self.maxHeldClusterIndexes { indexes.removeAll() }
+                indexes[held] = index
+            }
+            return try await body(index, key, connection)
+        }
+    }
+
+    /// The stored index of the list of `key` at `version`; built and
+    /// stored first if there is none, under the list's advisory lock, so
+    /// that nodes asking at once build it once (the others wait, then read).
+    private func storedClusterIndex(
+        key: Int64, version: Int64, options: ClusterOptions, _ connection: PostgresConnection
+    ) async throws -> ClusterIndex {
+        let description = options.storedDescription
+        func stored(_ connection: PostgresConnection) async throws -> ClusterIndex? {
+            let rows = try await connection.query(
+                """
+                SELECT bytes FROM cluster_indexes WHERE list = \(key) AND version = \(version) AND options = \(description)
+                """, logger: logger
+            ).collect(ByteBuffer.self)
+            guard let bytes = rows.first else { return nil }
+            return try bytes.withUnsafeReadableBytes { raw in try ClusterIndex(bytes: raw, options: options) }
+        }
+        if let index = try await stored(connection) { return index }
+        return try await connection.withTransaction(logger: logger) { connection in
+            _ = try await connection.query(
+                "SELECT pg_advisory_xact_lock(\(Self.clusterLockClass), \(Int32(truncatingIfNeeded: key)))", logger: logger)
+            if let index = try await stored(connection) { return index }
             var points: [Coordinate] = []
             let rows = try await connection.query(
                 """
@@ -53,7 +98,20 @@ extension PostgresCatalog {
             for try await (latitude, longitude) in rows.decode((Double, Double).self) {
                 points.append(Coordinate(latitude: latitude, longitude: longitude))
             }
-            return try await body(try ListClusterQueries.build(points: points, options: options), key, connection)
+            let index = try ListClusterQueries.build(points: points, options: options)
+            _ = try await connection.query(
+                """
+                INSERT INTO cluster_indexes (list, version, options, bytes)
+                VALUES (\(key), \(version), \(description), \(ByteBuffer(bytes: index.bytes())))
+                ON CONFLICT DO NOTHING
+                """, logger: logger)
+            // Indexes of lists that are gone, or of their former versions.
+            _ = try await connection.query(
+                """
+                DELETE FROM cluster_indexes AS c
+                WHERE NOT EXISTS (SELECT 1 FROM lists AS l WHERE l.key = c.list AND l.version = c.version)
+                """, logger: logger)
+            return index
         }
     }
 

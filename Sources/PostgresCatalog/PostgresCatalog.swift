@@ -1,5 +1,7 @@
+import Clustering
 import Foundation
 import Geo
+import Locks
 import Logging
 import NIOCore
 import NIOSSL
@@ -16,6 +18,9 @@ public final class PostgresCatalog: Sendable {
     let configuration: PostgresConnection.Configuration
     let logger: Logger
     private let pool: ConnectionPool
+    /// The cluster indexes read or built, by list key, version and options
+    /// (PostgresCatalog+Clusters.swift).
+    let heldClusterIndexes = StateLock<[String: ClusterIndex]>([:])
 
     /// Connections a catalog opens at once at most: a server's concurrent
     /// requests beyond it wait for one. 16 per node keeps three nodes and

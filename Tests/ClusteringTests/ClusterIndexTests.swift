@@ -147,4 +147,35 @@ import Testing
         // Unclustered already: nothing changes.
         #expect(try index.markers(in: .world, zoom: 16, selected: 2) == index.markers(in: .world, zoom: 16))
     }
+
+    /// An index stored whole and read back answers as the one built: the
+    /// same markers at every zoom, the same leaves and uncluster zooms;
+    /// bytes cut short or with a tail are refused.
+    @Test func anIndexReadBackFromItsBytesAnswersAsTheOneBuilt() throws {
+        var random = SystemRandomNumberGenerator()
+        let points = (0..<2_000).map { _ in
+            Coordinate(latitude: Double.random(in: 30...45, using: &random), longitude: Double.random(in: 120...135, using: &random))
+        }
+        let built = try ClusterIndex(points: points).withExpansionZooms()
+        let bytes = built.bytes()
+        let read = try bytes.withUnsafeBytes { raw in try ClusterIndex(bytes: raw, options: built.options) }
+        #expect(read.pointCount == built.pointCount)
+        let box = try BoundingBox(south: 30, west: 120, north: 45, east: 135)
+        for zoom in 0...17 {
+            let expected = try built.clusters(in: box, zoom: Double(zoom))
+            #expect(try read.clusters(in: box, zoom: Double(zoom)) == expected, "zoom \(zoom)")
+            for cluster in expected.compactMap(\.cluster).prefix(3) {
+                #expect(try read.leaves(of: cluster.id, limit: 5) == built.leaves(of: cluster.id, limit: 5))
+            }
+        }
+        for point in stride(from: 0, to: points.count, by: 97) {
+            #expect(try read.unclusterZoom(ofPoint: point) == built.unclusterZoom(ofPoint: point))
+        }
+        #expect(throws: ClusterError.self) {
+            try Array(bytes.dropLast()).withUnsafeBytes { raw in try ClusterIndex(bytes: raw, options: built.options) }
+        }
+        #expect(throws: ClusterError.self) {
+            try (bytes + [0]).withUnsafeBytes { raw in try ClusterIndex(bytes: raw, options: built.options) }
+        }
+    }
 }

@@ -325,6 +325,43 @@ struct PostgresCatalogTests {
         }
     }
 
+    /// A list's cluster index is built once per list version and stored:
+    /// a second node reads it (the same markers), and a replace makes a
+    /// new one while the old one's row goes.
+    @Test func clusterIndexesAreBuiltOncePerListVersionAndShared() async throws {
+        try await Self.withCluster { cluster in
+            try cluster.createDatabase("catalog")
+            let url = try PostgresURL(cluster.url("catalog"))
+            let (a, b) = (try await PostgresCatalog(url: url), try await PostgresCatalog(url: url))
+            try await a.importList(named: "kr", from: Self.reader("geonames-kr.csv"))
+            func stored() async throws -> [Int64] {
+                try await a.withConnection { connection in
+                    try await connection.query("SELECT version FROM cluster_indexes ORDER BY version", logger: a.logger)
+                        .collect(Int64.self)
+                }
+            }
+            #expect(try await stored().isEmpty)
+            let box = try BoundingBox(south: 33, west: 124, north: 39, east: 131)
+            let first = try await a.clusters(list: "kr", zoom: 7, box: box)
+            let version = try #require(try await a.listVersion(named: "kr"))
+            #expect(try await stored() == [version])
+            #expect(try await b.clusters(list: "kr", zoom: 7, box: box) == first)
+            #expect(try await stored() == [version])
+            // The SQLite catalog's answer, for the same data.
+            let directory = try TemporaryDirectory("carousel-pg-clusters")
+            let sqlite = try Catalog(path: directory.path("catalog.sqlite").path)
+            try sqlite.importList(named: "kr", from: Self.reader("geonames-kr.csv"))
+            #expect(try sqlite.clusters(list: "kr", zoom: 7, box: box) == first)
+
+            try await b.importList(named: "kr", from: Self.reader("geonames-kr.csv"), options: ImportOptions(replace: true, order: .name))
+            let renewed = try #require(try await b.listVersion(named: "kr"))
+            #expect(renewed > version)
+            try sqlite.importList(named: "kr", from: Self.reader("geonames-kr.csv"), options: ImportOptions(replace: true, order: .name))
+            #expect(try await a.clusters(list: "kr", zoom: 9, box: box) == sqlite.clusters(list: "kr", zoom: 9, box: box))
+            #expect(try await stored() == [renewed])
+        }
+    }
+
     @Test func oneLineErrors() async throws {
         try await Self.withCluster { cluster in
             try cluster.createDatabase("bare", postGIS: false)

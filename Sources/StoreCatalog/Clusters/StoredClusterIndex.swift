@@ -181,7 +181,6 @@ final class StoredClusterIndex: ClusterHierarchy {
 
     /// The options as stored beside an index, to tell whether it still fits.
     static func describe(_ options: ClusterOptions) -> String {
-        "minZoom \(options.minZoom) maxZoom \(options.maxZoom) minPoints \(options.minPoints) "
-            + "radius \(options.radius) extent \(options.extent) nodeSize \(options.nodeSize)"
+        options.storedDescription
     }
 }
