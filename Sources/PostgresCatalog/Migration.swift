@@ -24,6 +24,7 @@ struct PostgresMigration: Sendable {
         PostgresMigration(fileName: "0003_tokens.sql", bytes: PackageResources._003_tokens_sql),
         PostgresMigration(fileName: "0004_change_versions.sql", bytes: PackageResources._004_change_versions_sql),
         PostgresMigration(fileName: "0005_cluster_indexes.sql", bytes: PackageResources._005_cluster_indexes_sql),
+        PostgresMigration(fileName: "0006_nearest_per_list.sql", bytes: PackageResources._006_nearest_per_list_sql),
     ]
 
     static var latestVersion: Int { all.last!.version }

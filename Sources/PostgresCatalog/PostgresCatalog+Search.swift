@@ -5,27 +5,42 @@ import StoreCatalog
 /// `SearchSnapshot`, as the SQLite catalog searches, so the pages and
 /// cursors are the same.
 ///
-/// The snapshot is built for each search from all of the list's stores,
-/// where the SQLite catalog keeps it until the catalog changes: keeping it
-/// per list version for a node's lifetime comes with the server on
-/// PostgreSQL (docs/postgresql.md).
+/// The snapshot is built from all of the list's stores once per list
+/// version and held by the catalog (``maxHeldSearchSnapshots``), as the
+/// SQLite catalog keeps it until the catalog changes: a server's searches
+/// of an unchanged list read its version, then the candidates' stores.
 extension PostgresCatalog {
+    /// Search snapshots a catalog holds at most: a server's busiest lists.
+    static let maxHeldSearchSnapshots = 4
+
     public func search(_ search: StoreSearch) async throws -> SearchPage {
         try search.validate()
         let list = search.list
         return try await withConnection { connection in
-            let key = try await listKey(list, connection)
-            let zone =
-                try await connection.query("SELECT time_zone FROM lists WHERE key = \(key)", logger: logger)
-                .collect(String?.self).first ?? nil
-            var builder = SearchSnapshot.Builder(defaultZone: zone)
-            let rows = try await connection.query(
-                """
-                SELECT \(unescaped: Self.storeColumns) FROM list_items AS i JOIN stores AS s ON s.key = i.store
-                WHERE i.list = \(key) ORDER BY i.position
-                """, logger: logger)
-            for try await row in rows.decode(StoreRow.self) { builder.append(try Self.store(row)) }
-            var run = SearchRun(search, over: builder.build())
+            guard
+                let (key, version, zone) = try await connection.query(
+                    "SELECT key, version, time_zone FROM lists WHERE name = \(list)", logger: logger
+                ).collect((Int64, Int64, String?).self).first
+            else { throw CatalogError.listNotFound(list) }
+            let held = "\(key) \(version)"
+            let snapshot: SearchSnapshot
+            if let kept = heldSearchSnapshots.withLock({ $0[held] }) {
+                snapshot = kept
+            } else {
+                var builder = SearchSnapshot.Builder(defaultZone: zone)
+                let rows = try await connection.query(
+                    """
+                    SELECT \(unescaped: Self.storeColumns) FROM list_items AS i JOIN stores AS s ON s.key = i.store
+                    WHERE i.list = \(key) ORDER BY i.position
+                    """, logger: logger)
+                for try await row in rows.decode(StoreRow.self) { builder.append(try Self.store(row)) }
+                snapshot = builder.build()
+                heldSearchSnapshots.withLock { snapshots in
+                    if snapshots.count >= Self.maxHeldSearchSnapshots { snapshots.removeAll() }
+                    snapshots[held] = snapshot
+                }
+            }
+            var run = SearchRun(search, over: snapshot)
             // The candidates' stores a batch at a time: a page usually
             // fills from the first, and attribute filters may skip some.
             var next = run.ranked[...]

@@ -21,6 +21,9 @@ public final class PostgresCatalog: Sendable {
     /// The cluster indexes read or built, by list key, version and options
     /// (PostgresCatalog+Clusters.swift).
     let heldClusterIndexes = StateLock<[String: ClusterIndex]>([:])
+    /// The search snapshots built, by list key and version
+    /// (PostgresCatalog+Search.swift).
+    let heldSearchSnapshots = StateLock<[String: SearchSnapshot]>([:])
 
     /// Connections a catalog opens at once at most: a server's concurrent
     /// requests beyond it wait for one. 16 per node keeps three nodes and
@@ -222,13 +225,20 @@ public final class PostgresCatalog: Sendable {
     /// SQLite catalog's haversine, `Haversine`), nearest first, ties by
     /// store key; optionally within `withinMeters` and of `list`.
     ///
-    /// PostGIS orders candidates by KNN on the GiST index (`<->` on
+    /// PostGIS orders candidates by KNN on a GiST index (`<->` on
     /// geography is the distance on the sphere, radius 6,371,008.7714 m:
-    /// https://postgis.net/docs/geography_distance_knn.html); each is then
-    /// measured exactly. Candidates are fetched until the last one's KNN
-    /// distance is beyond the k-th exact distance by a margin that covers
-    /// the two radii and rounding (0.1 % + 1 m), so the re-ranked answer is
-    /// exact.
+    /// https://postgis.net/docs/geography_distance_knn.html): `stores_point`
+    /// for every store, `stores_list_point` (migration 0006) for one list's.
+    /// Each candidate is then measured exactly. Candidates are fetched
+    /// until the last one's KNN distance is beyond the k-th exact distance,
+    /// or beyond the radius, by a margin that covers the two Earth radii and
+    /// rounding (0.1 % + 1 m), so the re-ranked answer is exact.
+    ///
+    /// The radius is not in the query: `ST_DWithin` with a radius near
+    /// half the Earth's circumference made the planner filter the whole
+    /// table and sort it, 0.3 s a query (3.4 q/s under pgbench against
+    /// 2,375 for plain KNN, Benchmarks/scripts/postgres-serve.sh); plain KNN
+    /// stops on its own at the radius here.
     public func nearest(
         to origin: Coordinate, limit: Int = 10, withinMeters: Double? = nil, list: String? = nil
     ) async throws -> [StoreDistance] {
@@ -248,24 +258,20 @@ public final class PostgresCatalog: Sendable {
             let point = "SRID=4326;POINT(\(origin.longitude) \(origin.latitude))"
             var fetch = limit * 2 + 16
             while true {
-                // The search radius on PostGIS's sphere, a margin wider
-                // (see above); the exact radius is applied after.
                 var binds = PostgresBindings()
                 binds.append(point)
-                binds.append(radius * 1.001 + 1)
                 binds.append(Int64(fetch))
                 var listFilter = ""
                 if let listKey {
                     binds.append(listKey)
-                    listFilter = "AND s.list = $4"
+                    listFilter = "WHERE s.list = $3"
                 }
                 let query = PostgresQuery(
                     unsafeSQL: """
                         SELECT s.key, \(Self.storeColumns), s.point <-> $1::geography
-                        FROM stores AS s
-                        WHERE ST_DWithin(s.point, $1::geography, $2, false) \(listFilter)
+                        FROM stores AS s \(listFilter)
                         ORDER BY s.point <-> $1::geography
-                        LIMIT $3
+                        LIMIT $2
                         """, binds: binds)
                 let rows = try await connection.query(query, logger: logger)
                     .collect((Int64, String, String, Double, Double, String?, String?, String?, String?, Double).self)
@@ -277,6 +283,7 @@ public final class PostgresCatalog: Sendable {
                 found.sort { ($0.distance, $0.key) < ($1.distance, $1.key) }
                 let complete =
                     rows.count < fetch
+                    || rows.last!.9 > radius * 1.001 + 1
                     || (found.count >= limit && rows.last!.9 > found[limit - 1].distance * 1.001 + 1)
                 if complete {
                     return try found.prefix(limit).map { StoreDistance(store: try Self.store($0.row), distanceMeters: $0.distance) }
