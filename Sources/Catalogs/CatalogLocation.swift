@@ -40,11 +40,15 @@ public enum CatalogLocation: Sendable, Hashable, CustomStringConvertible {
     /// Opens the catalog: a SQLite file is created and migrated as needed
     /// (or, for `Catalog.Access.read`, opened read-only when this process
     /// cannot write it); a PostgreSQL database is connected to, checked for
-    /// PostGIS and migrated under an advisory lock.
-    public func open(access: Catalog.Access) async throws -> any CatalogEngine {
+    /// PostGIS and migrated under an advisory lock, and opens at most
+    /// `maxConnections` connections at once (a server's pool; a SQLite
+    /// catalog has no such bound to take).
+    public func open(
+        access: Catalog.Access, maxConnections: Int = PostgresCatalog.standardMaxConnections
+    ) async throws -> any CatalogEngine {
         switch self {
         case let .sqlite(path): try Catalog(path: path, access: access)
-        case let .postgres(url): try await PostgresCatalog(url: url)
+        case let .postgres(url): try await PostgresCatalog(url: url, maxConnections: maxConnections)
         }
     }
 }

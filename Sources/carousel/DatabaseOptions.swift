@@ -2,6 +2,7 @@ import ArgumentParser
 import Catalogs
 import Foundation
 import Locks
+import PostgresCatalog
 import StoreCatalog
 
 /// `--db PATH` or `--db URL`: where the catalog lives, for every command
@@ -64,13 +65,17 @@ struct DatabaseOptions: ParsableArguments {
 
     /// ``openEngine(access:)`` for a synchronous command: opened on the
     /// concurrency runtime's pool while this thread waits.
-    func openEngineWaiting(access: Catalog.Access) throws -> any CatalogEngine {
-        try Blocking.wait { [path] in try await Self.openEngine(path, access: access) }
+    func openEngineWaiting(
+        access: Catalog.Access, maxConnections: Int = PostgresCatalog.standardMaxConnections
+    ) throws -> any CatalogEngine {
+        try Blocking.wait { [path] in try await Self.openEngine(path, access: access, maxConnections: maxConnections) }
     }
 
     /// The catalog `path` names (a `--db` value, or nil for the default).
-    static func openEngine(_ path: String?, access: Catalog.Access) async throws -> any CatalogEngine {
-        try await CatalogLocation(resolvedPath(path)).open(access: access)
+    static func openEngine(
+        _ path: String?, access: Catalog.Access, maxConnections: Int = PostgresCatalog.standardMaxConnections
+    ) async throws -> any CatalogEngine {
+        try await CatalogLocation(resolvedPath(path)).open(access: access, maxConnections: maxConnections)
     }
 
     /// `path`, or a one-line refusal when it is a PostgreSQL URL: `demo`,

@@ -15,7 +15,9 @@ extension Carousel {
             discussion: """
                 JSON endpoints (described at /openapi.json): GET /lists, /lists/{name}/stores, \
                 /lists/{name}/clusters, /stores/{list}/{id}, /stores/near, /stores/bbox; POST /lists/{name}/import, /simulate; \
-                and the WebSocket /lists/{name}/session. Open http://HOST:PORT/ in a browser to see \
+                and the WebSocket /lists/{name}/session. --db may name a SQLite file or a postgres:// URL: several \
+                servers on one PostgreSQL catalog follow each other's imports within a second. \
+                Open http://HOST:PORT/ in a browser to see \
                 the map and the carousel in sync. Stops gracefully on SIGINT or SIGTERM; logs one line \
                 per request on stderr. Writes need a write token (carousel tokens create NAME --scope \
                 write); probes: GET /healthz, /readyz, /metrics. Every option may also come from the \
@@ -39,7 +41,7 @@ extension Carousel {
             parsing: .unconditional,
             help: ArgumentHelp(
                 "Answer GET /stores/near from memory while the catalog holds at most this many stores and list items together.",
-                discussion: "About 130 bytes each; a larger catalog is answered through SQLite. 0: always through SQLite.",
+                discussion: "About 130 bytes each; a larger catalog is answered by the catalog (SQLite or PostgreSQL). 0: always by the catalog.",
                 valueName: "entries"))
         var nearestInMemory = CarouselServer.standardNearestInMemoryEntries
 
@@ -64,7 +66,8 @@ extension Carousel {
             let options = try serving.resolved(environment: environment)
             let host = host ?? environment["CAROUSEL_HOST"].flatMap { $0.isEmpty ? nil : $0 } ?? "127.0.0.1"
             let port = try ServeOptions.number(port, "--port", "CAROUSEL_PORT", environment, in: 0...65535) ?? 8080
-            let engine = try database.openEngineWaiting(access: .read)
+            let engine = try database.openEngineWaiting(
+                access: .read, maxConnections: try serving.resolvedDBConnections(environment: environment))
             var configured = try CarouselServer(engine: engine, options: options, nearestInMemoryEntries: nearestInMemory)
             configured.constantRouteBytes = constantRouteBytes
             let server = configured

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CarouselServer
 import Foundation
+import PostgresCatalog
 
 /// `carousel serve`'s production options. Each may also come from a
 /// `CAROUSEL_*` environment variable (named in its help); a flag wins.
@@ -76,14 +77,30 @@ struct ServeOptions: ParsableArguments {
     @Option(help: ArgumentHelp("text (default) or json: one JSON object per request.", discussion: "Env: CAROUSEL_LOG_FORMAT.", valueName: "format"))
     var logFormat: ServerOptions.LogFormat?
 
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "On a postgres:// catalog, the most database connections this server opens at once (default 16).",
+            discussion: "Requests beyond it wait for one; the change watch takes one more. Env: CAROUSEL_DB_CONNECTIONS.",
+            valueName: "n"))
+    var dbConnections: Int?
+
     // The server benchmark's measure of what they cost.
     @Flag(help: .hidden) var noMetrics = false
     @Flag(help: .hidden) var noRequestLog = false
 
     static let maxSessionsCap = 1_000_000
+    /// PostgreSQL's own ceiling on `max_connections`.
+    static let maxDBConnections = 262_143
     /// An hour: longer than any request should wait or any stop should take.
     static let maxTimeout = 3600
     static let maxIdleTimeout = 86_400
+
+    /// The database connections a server on PostgreSQL opens at most.
+    func resolvedDBConnections(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Int {
+        try Self.number(dbConnections, "--db-connections", "CAROUSEL_DB_CONNECTIONS", environment, in: 1...Self.maxDBConnections)
+            ?? PostgresCatalog.standardMaxConnections
+    }
 
     /// The options from the flags, else the environment, else the defaults.
     func resolved(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> ServerOptions {

@@ -48,6 +48,8 @@ import Testing
             ([], ["CAROUSEL_LOG_FORMAT": "xml"], "CAROUSEL_LOG_FORMAT must be text or json"),
             ([], ["CAROUSEL_REQUIRE_TOKEN_FOR_READS": "maybe"], "CAROUSEL_REQUIRE_TOKEN_FOR_READS must be 1 or 0"),
             (["--tls-cert", "/nonexistent.pem", "--tls-key", "/nonexistent.key"], [:], "/nonexistent.pem"),
+            (["--db-connections", "0"], [:], "--db-connections must be in 1...262143 (got 0)"),
+            ([], ["CAROUSEL_DB_CONNECTIONS": "many"], "CAROUSEL_DB_CONNECTIONS must be a whole number"),
         ] as [([String], [String: String], String)] {
             // `--port 0` keeps a server that wrongly started off a fixed port;
             // the flag would override CAROUSEL_PORT, so that case goes without.
@@ -62,6 +64,7 @@ import Testing
             "CAROUSEL_REQUIRE_TOKEN_FOR_READS", "CAROUSEL_CORS_ORIGIN", "CAROUSEL_PUBLIC_HOST", "CAROUSEL_CACHE_MAX_AGE",
             "CAROUSEL_RATE_LIMIT", "CAROUSEL_MAX_SESSIONS", "CAROUSEL_SESSION_IDLE_TIMEOUT", "CAROUSEL_REQUEST_TIMEOUT",
             "CAROUSEL_SHUTDOWN_GRACE", "CAROUSEL_TLS_CERT", "CAROUSEL_TLS_KEY", "CAROUSEL_LOG_FORMAT", "CAROUSEL_HOST", "CAROUSEL_PORT",
+            "CAROUSEL_DB_CONNECTIONS",
         ] {
             #expect(help.stdout.contains(name), "\(name) not in serve --help")
         }

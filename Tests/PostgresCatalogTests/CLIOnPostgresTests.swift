@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 import TestSupport
 import Testing
 
@@ -178,6 +181,55 @@ struct CLIOnPostgresTests {
         try same("lists", "delete", "korea", "--json")
         try same("lists", "delete", "korea")
         try same("lists", "--json")
+    }
+
+    /// `carousel serve --db postgres://…` serves the catalog (its lists,
+    /// its readiness at the PostgreSQL schema) with the pool size asked
+    /// for, and stops on SIGTERM with status 0.
+    @Test func serveOnAURLAnswersAndStopsOnSIGTERM() throws {
+        guard PostgresCluster.available else {
+            if PostgresCluster.mustRun { Issue.record("CI is set but \(PostgresCluster.missingMessage)") }
+            return
+        }
+        let cluster = try PostgresCluster()
+        defer { cluster.stop() }
+        try cluster.createDatabase("served")
+        let url = cluster.url("served")
+        #expect(try CarouselProcess.run(["import", Self.korea, "--list", "kr", "--db", url]).status == 0)
+        let directory = try TemporaryDirectory()
+        let log = directory.path("serve.log")
+        FileManager.default.createFile(atPath: log.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: log)
+        let process = Process()
+        process.executableURL = CarouselProcess.executable
+        process.arguments = ["serve", "--db", url, "--port", "0", "--db-connections", "2"]
+        process.standardError = handle
+        process.standardOutput = handle
+        try process.run()
+        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        var text = ""
+        var port: Int?
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline, port == nil {
+            text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+            port = text.firstMatch(of: /on http:\/\/127\.0\.0\.1:(\d+)\//).flatMap { Int($0.1) }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        let served = try #require(port, "\(text)")
+        #expect(text.contains("carousel serving postgresql://postgres@"), "\(text)")
+        func get(_ path: String) throws -> String {
+            let data = try Data(contentsOf: URL(string: "http://127.0.0.1:\(served)\(path)")!)
+            return String(decoding: data, as: UTF8.self)
+        }
+        #expect(try get("/lists") == #"[{"name":"kr","count":311}]"#)
+        #expect(try get("/readyz").hasPrefix(#"{"status":"ready""#))
+        #expect(try get("/stores/near?lat=37.5&lng=127&limit=1&list=kr").contains(#""distanceMeters""#))
+        kill(process.processIdentifier, SIGTERM)
+        let stopBy = Date().addingTimeInterval(30)
+        while process.isRunning, Date() < stopBy { Thread.sleep(forTimeInterval: 0.05) }
+        try handle.close()
+        #expect(!process.isRunning)
+        #expect(process.terminationReason == .exit && process.terminationStatus == 0)
     }
 
     /// `demo` (a SQLite catalog of its own) refuses a URL in one line, the
