@@ -1,9 +1,10 @@
 import Foundation
+import TestSupport
+import Testing
+
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
-import TestSupport
-import Testing
 
 /// The `carousel` binary on a `postgres://` URL prints what it prints on a
 /// SQLite file: every command written against `CatalogEngine`, run on the
