@@ -108,14 +108,14 @@ cat > "$folder/raw.sql" <<SQL
 \set v random(0, 1000000)
 SELECT id, ST_Distance(point, q) FROM stores, (SELECT $point AS q) AS p ORDER BY point <-> q LIMIT 10;
 SQL
-# Ours: the query PostgresCatalog.nearest sends first (36 KNN candidates
+# Ours: the query PostgresCatalog.nearest sends first (18 KNN candidates
 # for 10), with the columns it reads; the re-ranking is the server's.
 cat > "$folder/ours.sql" <<SQL
 \set u random(0, 1000000)
 \set v random(0, 1000000)
 SELECT s.key, s.id, s.name, s.latitude, s.longitude, s.address, s.category, s.phone, s.attributes::text, s.point <-> q
 FROM stores AS s, (SELECT $point AS q) AS p
-ORDER BY s.point <-> q LIMIT 36;
+ORDER BY s.point <-> q LIMIT 18;
 SQL
 chmod a+r "$folder/raw.sql" "$folder/ours.sql"
 for clients in 1 32; do
