@@ -55,19 +55,12 @@ serve() {
     exit 1
 }
 
-cat > "$folder/random-near.lua" <<'LUA'
-math.randomseed(14)
-request = function()
-  local lat = math.deg(math.asin(2 * math.random() - 1))
-  local lng = 360 * math.random() - 180
-  return wrk.format("GET", string.format("/stores/near?lat=%.5f&lng=%.5f&limit=10", lat, lng))
-end
-LUA
+lua="$(realpath "$(dirname "$0")/random-near.lua")"
 
 # load PORT CONNECTIONS: "req/s p50 p99" of wrk on the random points.
 load() {
     local out
-    out="$(wrk -t "$(( $2 < 2 ? 1 : 2 ))" -c "$2" -d "${seconds}s" --latency -s "$folder/random-near.lua" "http://127.0.0.1:$1")"
+    out="$(wrk -t "$(( $2 < 2 ? 1 : 2 ))" -c "$2" -d "${seconds}s" --latency -s "$lua" "http://127.0.0.1:$1")"
     local rate p50 p99
     rate="$(sed -n 's/^Requests\/sec: *\([0-9.]*\).*/\1/p' <<<"$out")"
     p50="$(awk '$1 == "50%" { print $2 }' <<<"$out")"

@@ -31,11 +31,7 @@ struct CLIOnPostgresTests {
     }
 
     @Test func everyCommandOnTheInterfaceAnswersAsOnSQLite() throws {
-        guard PostgresCluster.available else {
-            if PostgresCluster.mustRun { Issue.record("CI is set but \(PostgresCluster.missingMessage)") }
-            return
-        }
-        let cluster = try PostgresCluster()
+        guard let cluster = try PostgresCluster.startIfAvailable() else { return }
         defer { cluster.stop() }
         try cluster.createDatabase("cli")
         let postgres = cluster.url("cli")
@@ -188,11 +184,7 @@ struct CLIOnPostgresTests {
     /// its readiness at the PostgreSQL schema) with the pool size asked
     /// for, and stops on SIGTERM with status 0.
     @Test func serveOnAURLAnswersAndStopsOnSIGTERM() throws {
-        guard PostgresCluster.available else {
-            if PostgresCluster.mustRun { Issue.record("CI is set but \(PostgresCluster.missingMessage)") }
-            return
-        }
-        let cluster = try PostgresCluster()
+        guard let cluster = try PostgresCluster.startIfAvailable() else { return }
         defer { cluster.stop() }
         try cluster.createDatabase("served")
         let url = cluster.url("served")

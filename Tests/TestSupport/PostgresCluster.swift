@@ -34,17 +34,24 @@ public final class PostgresCluster: @unchecked Sendable {
     /// about a second). Without PostgreSQL the test is skipped with a
     /// line, unless `CI` is set: there it fails.
     public static func with(tls: Bool = false, _ body: (PostgresCluster) async throws -> Void) async throws {
+        guard let cluster = try startIfAvailable(tls: tls) else { return }
+        defer { cluster.stop() }
+        try await body(cluster)
+    }
+
+    /// A started cluster (the caller stops it), or nil without PostgreSQL:
+    /// the test is then skipped with a line, unless `CI` is set, where it
+    /// fails.
+    public static func startIfAvailable(tls: Bool = false) throws -> PostgresCluster? {
         guard available else {
             if mustRun {
                 Issue.record("CI is set but \(missingMessage)")
             } else {
                 print(missingMessage)
             }
-            return
+            return nil
         }
-        let cluster = try PostgresCluster(tls: tls)
-        defer { cluster.stop() }
-        try await body(cluster)
+        return try PostgresCluster(tls: tls)
     }
 
     public init(tls: Bool = false) throws {

@@ -36,15 +36,11 @@ struct ServerBenchmark {
     static let nearQuery = "lat=37.5665&lng=126.978&limit=10"
 
     /// wrk's Lua: each request from a point uniform over the sphere
-    /// (latitude from the arcsine of a uniform sine), seeded.
-    static let randomPointsScript = """
-        math.randomseed(14)
-        request = function()
-          local lat = math.deg(math.asin(2 * math.random() - 1))
-          local lng = 360 * math.random() - 180
-          return wrk.format("GET", string.format("/stores/near?lat=%.5f&lng=%.5f&limit=10", lat, lng))
-        end
-        """
+    /// (latitude from the arcsine of a uniform sine), seeded; the file is
+    /// shared with Benchmarks/scripts/postgres-serve.sh.
+    static let randomPointsScript = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("scripts/random-near.lua")
 
     func run(into report: inout Report) throws {
         if parts.contains(.throughput) { try runThroughput(into: &report) }
@@ -77,8 +73,7 @@ struct ServerBenchmark {
             url: server.base + "/stores/near?" + Self.nearQuery, seconds: seconds, connections: connections,
             samplingRSSOf: server.pid)
         progress("server: wrk \(seconds) s on /stores/near from random points")
-        let randomScript = workspace.path("random-near.lua")
-        try Self.randomPointsScript.write(to: randomScript, atomically: true, encoding: .utf8)
+        let randomScript = Self.randomPointsScript
         let random = try Wrk.run(
             url: server.base, script: randomScript, seconds: seconds, connections: connections, samplingRSSOf: nil)
         let share = near.requestsPerSecond / constant.requestsPerSecond
