@@ -19,7 +19,7 @@ import StoreCatalog
 /// PostgreSQL database that several servers share. Nothing here asks
 /// which: each server keeps what it holds in memory (the nearest-store
 /// snapshot, entity tags, sessions' lists) in step with the engine's
-/// ``CatalogChangeWatch``, so a commit made through any server (or any
+/// `CatalogChangeWatch`, so a commit made through any server (or any
 /// process) shows on all of them.
 public struct CarouselServer: Sendable {
     public let engine: any CatalogEngine

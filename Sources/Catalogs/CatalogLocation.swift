@@ -6,7 +6,7 @@ import StoreCatalog
 /// anything else the path of a SQLite file.
 ///
 /// The one place that tells the two apart: whatever opens a catalog from
-/// a user's words goes through ``open(access:)`` and gets a
+/// a user's words goes through ``open(access:maxConnections:)`` and gets a
 /// `CatalogEngine`, and nothing above it knows which engine it has.
 public enum CatalogLocation: Sendable, Hashable, CustomStringConvertible {
     case sqlite(path: String)

@@ -11,7 +11,7 @@ import StoreCatalog
 /// the 234,908 GeoNames places), by one node under an advisory lock, and
 /// stored whole in PostgreSQL (migration 0005); every other node, and
 /// every later CLI command, reads it instead. Each catalog then keeps the
-/// indexes it read (``maxHeldClusterIndexes``), so a server's queries of
+/// indexes it read (`maxHeldClusterIndexes`), so a server's queries of
 /// an unchanged list read nothing but the list's version.
 extension PostgresCatalog {
     public func clusters(

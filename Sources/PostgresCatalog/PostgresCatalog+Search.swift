@@ -6,7 +6,7 @@ import StoreCatalog
 /// cursors are the same.
 ///
 /// The snapshot is built from all of the list's stores once per list
-/// version and held by the catalog (``maxHeldSearchSnapshots``), as the
+/// version and held by the catalog (`maxHeldSearchSnapshots`), as the
 /// SQLite catalog keeps it until the catalog changes: a server's searches
 /// of an unchanged list read its version, then the candidates' stores.
 extension PostgresCatalog {

@@ -11,7 +11,7 @@ import StoreCatalog
 /// The store catalog on PostgreSQL + PostGIS (issue 26, first milestone):
 /// the same answers as `Catalog` on the same data.
 ///
-/// Operations take a connection from the catalog's ``ConnectionPool``; the
+/// Operations take a connection from the catalog's `ConnectionPool`; the
 /// schema is migrated once, when the catalog opens.
 public final class PostgresCatalog: Sendable {
     public let url: PostgresURL
