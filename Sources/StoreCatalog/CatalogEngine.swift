@@ -4,9 +4,9 @@ import Geo
 
 /// A store catalog, whichever engine holds it: ``Catalog`` (SQLite, a file
 /// in this process) or `PostgresCatalog` (PostgreSQL + PostGIS, shared by
-/// several servers). The CLI's catalog commands reach it through this
-/// interface only, so that one command line works on both (`--db PATH` or
-/// `--db postgres://…`); `docs/postgresql.md` names those that do not yet.
+/// several servers). The CLI, the server and `CatalogStoreDirectory` reach
+/// it through this interface only, so that one command line works on both
+/// (`--db PATH` or `--db postgres://…`).
 ///
 /// Both implementations give the same answers on the same data: the same
 /// stores in the same order (ties by store key, the import order), the

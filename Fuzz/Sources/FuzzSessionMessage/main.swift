@@ -18,7 +18,7 @@ private let stores: CatalogStoreDirectory = {
         defer { try? FileManager.default.removeItem(at: file) }
         let catalog = try Catalog.inMemory()
         _ = try catalog.importList(named: "fuzz", from: makeStoreRowReader(for: file, format: .csv))
-        return try CatalogStoreDirectory(catalog: catalog, list: "fuzz")
+        return try CatalogStoreDirectory(engine: catalog, list: "fuzz")
     } catch {
         fatalError("cannot make the fuzz list: \(error)")
     }

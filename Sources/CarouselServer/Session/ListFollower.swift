@@ -37,12 +37,16 @@ struct ListFollower: Sendable {
     static func start(engine: any CatalogEngine, list: String, shared: SharedDataVersion) async throws -> (
         CatalogStoreDirectory, ListFollower
     ) {
-        let version = await shared.number(maxAge: .zero)
-        let listVersion = try await engine.listVersion(named: list)
-        let stores = try await Offload.run { try CatalogStoreDirectory(engine: engine, list: list) }
-        return (
-            stores, ListFollower(engine: engine, list: list, shared: shared, version: version, listVersion: listVersion)
-        )
+        // Off the cooperative pool: on SQLite the engine is the server's
+        // writing connection, which an import holds for seconds.
+        try await Offload.run {
+            let version = await shared.number(maxAge: .zero)
+            let listVersion = try await engine.listVersion(named: list)
+            let stores = try CatalogStoreDirectory(engine: engine, list: list)
+            return (
+                stores, ListFollower(engine: engine, list: list, shared: shared, version: version, listVersion: listVersion)
+            )
+        }
     }
 
     /// Whether the list changed since the last look, with a data version
