@@ -240,7 +240,9 @@ public final class PostgresCatalog: Sendable {
     /// 2,375 for plain KNN, Benchmarks/scripts/postgres-serve.sh); plain KNN
     /// stops on its own at the radius here. The first fetch is the limit
     /// and 8 more, almost always enough: 36 rows (twice the limit and 16)
-    /// served 1,022 req/s on one connection, 18 rows 1,180.
+    /// served 1,022 req/s on one connection, 18 rows 1,180, and 1,311 as a
+    /// prepared statement (`NearestCandidates`: parsed and planned once
+    /// per connection; 3,128 against 2,698 on 32 connections).
     public func nearest(
         to origin: Coordinate, limit: Int = 10, withinMeters: Double? = nil, list: String? = nil
     ) async throws -> [StoreDistance] {
@@ -260,23 +262,15 @@ public final class PostgresCatalog: Sendable {
             let point = "SRID=4326;POINT(\(origin.longitude) \(origin.latitude))"
             var fetch = limit + 8
             while true {
-                var binds = PostgresBindings()
-                binds.append(point)
-                binds.append(Int64(fetch))
-                var listFilter = ""
+                let rows: [NearestCandidates.Row]
                 if let listKey {
-                    binds.append(listKey)
-                    listFilter = "WHERE s.list = $3"
+                    rows = try await connection.execute(
+                        NearestCandidatesInList(point: point, fetch: Int64(fetch), list: listKey), logger: logger
+                    ).collected()
+                } else {
+                    rows = try await connection.execute(NearestCandidates(point: point, fetch: Int64(fetch)), logger: logger)
+                        .collected()
                 }
-                let query = PostgresQuery(
-                    unsafeSQL: """
-                        SELECT s.key, \(Self.storeColumns), s.point <-> $1::geography
-                        FROM stores AS s \(listFilter)
-                        ORDER BY s.point <-> $1::geography
-                        LIMIT $2
-                        """, binds: binds)
-                let rows = try await connection.query(query, logger: logger)
-                    .collect((Int64, String, String, Double, Double, String?, String?, String?, String?, Double).self)
                 var found: [(key: Int64, distance: Double, row: StoreRow)] = []
                 for row in rows {
                     let distance = Haversine.distance(origin, Coordinate(latitude: row.3, longitude: row.4))
@@ -344,6 +338,61 @@ public final class PostgresCatalog: Sendable {
                     """, binds: binds)
             return try await connection.query(query, logger: logger).collect(StoreRow.self).map(Self.store)
         }
+    }
+}
+
+/// The nearest query's candidates, as a prepared statement: each connection
+/// parses and plans it once, rather than at every request (11–16 % more
+/// requests per second through `GET /stores/near`).
+struct NearestCandidates: PostgresPreparedStatement {
+    static let sql = """
+        SELECT s.key, \(PostgresCatalog.storeColumns), s.point <-> $1::geography
+        FROM stores AS s ORDER BY s.point <-> $1::geography LIMIT $2
+        """
+    typealias Row = (Int64, String, String, Double, Double, String?, String?, String?, String?, Double)
+
+    var point: String
+    var fetch: Int64
+
+    func makeBindings() throws -> PostgresBindings {
+        var bindings = PostgresBindings()
+        bindings.append(point)
+        bindings.append(fetch)
+        return bindings
+    }
+
+    func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Row.self) }
+}
+
+/// `NearestCandidates` of one list, on the `(list, point)` index.
+struct NearestCandidatesInList: PostgresPreparedStatement {
+    static let sql = """
+        SELECT s.key, \(PostgresCatalog.storeColumns), s.point <-> $1::geography
+        FROM stores AS s WHERE s.list = $3 ORDER BY s.point <-> $1::geography LIMIT $2
+        """
+    typealias Row = NearestCandidates.Row
+
+    var point: String
+    var fetch: Int64
+    var list: Int64
+
+    func makeBindings() throws -> PostgresBindings {
+        var bindings = PostgresBindings()
+        bindings.append(point)
+        bindings.append(fetch)
+        bindings.append(list)
+        return bindings
+    }
+
+    func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Row.self) }
+}
+
+extension AsyncSequence {
+    /// Every element, in order.
+    func collected() async throws -> [Element] {
+        var elements: [Element] = []
+        for try await element in self { elements.append(element) }
+        return elements
     }
 }
 

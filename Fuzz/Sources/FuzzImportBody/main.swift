@@ -51,7 +51,9 @@ public func fuzzTestOneInput(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CI
             try await ImportRoute.stream(
                 RequestBody(asyncSequence: chunks), to: file, limit: limits.maxImportBody, declaredLength: bytes.count)
         }
-        let report = try ImportRoute.importFile(file, format: format, into: catalog, list: "fuzz", options: options)
+        let report = try runBlocking {
+            try await ImportRoute.importFile(file, format: format, into: catalog, list: "fuzz", options: options)
+        }
         let held = try catalog.count(list: "fuzz")
         precondition(held == report.imported, "the list holds other rows than its report counts")
         precondition(report.issues.count <= options.issueLimit, "the report is not bounded")
