@@ -262,14 +262,13 @@ public final class PostgresCatalog: Sendable {
             let point = "SRID=4326;POINT(\(origin.longitude) \(origin.latitude))"
             var fetch = limit + 8
             while true {
+                let candidates = NearestCandidates(point: point, fetch: Int64(fetch))
                 let rows: [NearestCandidates.Row]
                 if let listKey {
-                    rows = try await connection.execute(
-                        NearestCandidatesInList(point: point, fetch: Int64(fetch), list: listKey), logger: logger
-                    ).collected()
-                } else {
-                    rows = try await connection.execute(NearestCandidates(point: point, fetch: Int64(fetch)), logger: logger)
+                    rows = try await connection.execute(NearestCandidatesInList(candidates: candidates, list: listKey), logger: logger)
                         .collected()
+                } else {
+                    rows = try await connection.execute(candidates, logger: logger).collected()
                 }
                 var found: [(key: Int64, distance: Double, row: StoreRow)] = []
                 for row in rows {
@@ -372,19 +371,17 @@ struct NearestCandidatesInList: PostgresPreparedStatement {
         """
     typealias Row = NearestCandidates.Row
 
-    var point: String
-    var fetch: Int64
+    /// The point and the fetch, bound as `NearestCandidates` binds them.
+    var candidates: NearestCandidates
     var list: Int64
 
     func makeBindings() throws -> PostgresBindings {
-        var bindings = PostgresBindings()
-        bindings.append(point)
-        bindings.append(fetch)
+        var bindings = try candidates.makeBindings()
         bindings.append(list)
         return bindings
     }
 
-    func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Row.self) }
+    func decodeRow(_ row: PostgresRow) throws -> Row { try candidates.decodeRow(row) }
 }
 
 extension AsyncSequence {
