@@ -23,12 +23,10 @@ struct MigrationTests {
         #expect(version == Migration.latestVersion)
         #expect(application == Migrator.applicationID)
         #expect(journal == "wal")
-        // spatial_tiles is an R*Tree: SQLite keeps its nodes in the three
-        // shadow tables after it.
         #expect(
             tables == [
                 "api_tokens", "cluster_indexes", "cluster_parts", "counters", "list_items", "lists", "spatial_index",
-                "spatial_tiles", "spatial_tiles_node", "spatial_tiles_parent", "spatial_tiles_rowid", "stores",
+                "stores", "tile_nodes", "tile_trees",
             ])
         #expect(try catalog.lists().isEmpty)
     }

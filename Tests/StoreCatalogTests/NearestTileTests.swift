@@ -5,7 +5,7 @@ import Testing
 
 @testable import StoreCatalog
 
-/// The best-first nearest search over the R*Tree of tiles (migration 0007):
+/// The best-first nearest search over the tile trees (migration 0010):
 /// answers equal to the brute-force haversine reference from anywhere,
 /// and tiles that follow every write.
 @Suite("Nearest tiles")
@@ -52,19 +52,18 @@ struct NearestTileTests {
             #expect(found == fixture.bruteNearest(fixture.measured(from: origin), limit: 10, within: nil, list: "kr"), "\(origin)")
             #expect(found.count == 10)
         }
-        // The callback prunes other lists on the list dimension: a search of
-        // `kr` reads only kr's tiles, however far it looks.
-        let tilesRead = try fixture.catalog.read { db in
+        // Each list has a tree of its own: a search of `kr` starts at kr's
+        // root, and every tile under it holds kr's stores only.
+        let (kr, members) = try fixture.catalog.read { db in
             let kr = try fixture.catalog.listKey("kr", db)
-            let point = SpatialTiles.unitVector(latitude: -33.86, longitude: 151.2)
-            return try Int64.fetchAll(
-                db,
-                sql: """
-                    SELECT list FROM spatial_tiles WHERE id MATCH \(NearestTileSearch.callbackName)(?, ?, ?, 2.1, ?)
-                    """, arguments: [point.x, point.y, point.z, Double(kr)]
-            ).map { $0 == kr }
+            var members: [(list: Int64, store: Int64)] = []
+            try SpatialTiles.forEachTile(db) { list, _, bytes in
+                SpatialTiles.forEachMember(bytes) { store, _, _ in members.append((list, store)) }
+            }
+            let krStores = Set(try Int64.fetchAll(db, sql: "SELECT store FROM spatial_index WHERE list = ?", arguments: [kr]))
+            return (krStores, members.filter { $0.list == kr }.map(\.store))
         }
-        #expect(!tilesRead.isEmpty && tilesRead.allSatisfy { $0 })
+        #expect(members.count == 311 && Set(members) == kr)
     }
 
     @Test("withinMeters at 0 finds the stores at the very point; past the antipode bounds nothing; empty lists answer nothing")
@@ -121,7 +120,7 @@ struct NearestTileTests {
         }
     }
 
-    @Test("migration 0007 builds the tiles of an existing catalog as the import writes them")
+    @Test("migrations 0007 and 0010 build the tiles of an existing catalog as the import writes them")
     func migrationBuildsTiles() throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("v6.sqlite").path
@@ -133,12 +132,13 @@ struct NearestTileTests {
         }
         let imported = try Catalog(path: path).read { db in try tiles(db) }
         // Back to schema 6, the one before the tiles (and before 0008's list
-        // versions and 0009's list time zones), then opened again: 0007 runs
-        // on the data, and the later migrations after it.
+        // versions, 0009's list time zones and 0010's tile trees), then
+        // opened again: 0007 runs on the data and builds its R*Tree, and
+        // 0010 replaces it with the trees an import writes.
         try DatabaseQueue(path: path).writeWithoutTransaction { db in
             try db.execute(
                 sql: """
-                    DROP TABLE spatial_tiles;
+                    DROP TABLE tile_nodes; DROP TABLE tile_trees;
                     DROP TRIGGER list_version_inserted; DROP TRIGGER list_version_renamed; DROP TABLE counters;
                     ALTER TABLE lists DROP COLUMN version; ALTER TABLE lists DROP COLUMN time_zone;
                     PRAGMA user_version = 6
@@ -188,37 +188,58 @@ struct NearestTileTests {
         }
     }
 
-    /// Every tile's (list, members) with members sorted: two catalogs with
-    /// equal tiles compare equal whatever the ids.
+    /// Every tile's (list, box, members) with members sorted: two catalogs
+    /// with equal tiles compare equal whatever the keys.
     private func tiles(_ db: Database) throws -> [String] {
-        try Row.fetchAll(db, sql: "SELECT list, members, x_min, x_max, y_min, y_max, z_min, z_max FROM spatial_tiles").map { row in
+        var tiles: [String] = []
+        try SpatialTiles.forEachTile(db) { list, box, bytes in
             var members: [String] = []
-            let bytes: Data = row[1]
-            bytes.withUnsafeBytes { SpatialTiles.forEachMember($0) { members.append("\($0) \($1) \($2)") } }
-            return "\(row[0] as Int64) \((2..<8).map { "\(row[$0] as Double)" }) \(members.sorted())"
-        }.sorted()
+            SpatialTiles.forEachMember(bytes) { members.append("\($0) \($1) \($2)") }
+            tiles.append("\(list) \(box.low) \(box.high) \(members.sorted())")
+        }
+        return tiles.sorted()
     }
 
     /// The tiles hold each membership of the spatial index exactly once, at
-    /// its coordinates, inside the tile's box, at most 64 to a tile.
+    /// its coordinates, inside the tile's box, at most 64 to a tile; every
+    /// node's box holds its children's; every row of `tile_nodes` is in
+    /// exactly one list's tree, within that list's range of keys.
     private func expectTilesMatchIndex(_ catalog: Catalog, sourceLocation: SourceLocation = #_sourceLocation) throws {
         let (members, index) = try catalog.read { db in
             var members: [String] = []
-            for row in try Row.fetchAll(db, sql: "SELECT list, members, x_min, x_max, y_min, y_max, z_min, z_max FROM spatial_tiles") {
-                let list: Int64 = row[0]
-                let bytes: Data = row[1]
-                let box = (2..<8).map { row[$0] as Double }
+            let reached = try SpatialTiles.forEachTile(db) { list, box, bytes in
                 #expect(
                     bytes.count % SpatialTiles.memberSize == 0 && bytes.count / SpatialTiles.memberSize <= SpatialTiles.capacity,
                     sourceLocation: sourceLocation)
-                bytes.withUnsafeBytes {
-                    SpatialTiles.forEachMember($0) { store, latitude, longitude in
-                        let v = SpatialTiles.unitVector(latitude: latitude, longitude: longitude)
-                        #expect(
-                            box[0] <= v.x && v.x <= box[1] && box[2] <= v.y && v.y <= box[3] && box[4] <= v.z && v.z <= box[5],
-                            "store \(store) outside its tile", sourceLocation: sourceLocation)
-                        members.append("\(list) \(store) \(latitude) \(longitude)")
+                SpatialTiles.forEachMember(bytes) { store, latitude, longitude in
+                    let v = SpatialTiles.unitVector(latitude: latitude, longitude: longitude)
+                    #expect(
+                        box.low.x <= v.x && v.x <= box.high.x && box.low.y <= v.y && v.y <= box.high.y
+                            && box.low.z <= v.z && v.z <= box.high.z,
+                        "store \(store) outside its tile", sourceLocation: sourceLocation)
+                    members.append("\(list) \(store) \(latitude) \(longitude)")
+                }
+            }
+            #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM tile_nodes") == reached, sourceLocation: sourceLocation)
+            for tree in try Row.fetchAll(db, sql: "SELECT root, first, last, x_min, y_min, z_min, x_max, y_max, z_max FROM tile_trees") {
+                let (root, first, last): (Int64, Int64, Int64) = (tree[0], tree[1], tree[2])
+                #expect(first <= root && root <= last, sourceLocation: sourceLocation)
+                // The root's box is the union of its children's, and so on down.
+                var pending: [(Int64, SpatialTiles.Box)] = [
+                    (root, SpatialTiles.Box(low: SIMD3(tree[3], tree[4], tree[5]), high: SIMD3(tree[6], tree[7], tree[8])))
+                ]
+                while let (key, box) = pending.popLast() {
+                    #expect(first <= key && key <= last, sourceLocation: sourceLocation)
+                    let bytes = try #require(try Data.fetchOne(db, sql: "SELECT bytes FROM tile_nodes WHERE key = ?", arguments: [key]))
+                    var union = SpatialTiles.Box()
+                    bytes.withUnsafeBytes { node in
+                        SpatialTiles.Node.forEachChild(node) { child, childBox in
+                            union.include(childBox)
+                            #expect(first <= child && child <= last, sourceLocation: sourceLocation)
+                            if node.first == SpatialTiles.Node.nodes { pending.append((child, childBox)) }
+                        }
                     }
+                    #expect(union == box, sourceLocation: sourceLocation)
                 }
             }
             let index = try Row.fetchAll(db, sql: "SELECT list, store, latitude, longitude FROM spatial_index").map {

@@ -1,3 +1,5 @@
+import GRDB
+
 /// One numbered schema step: a `Migrations/NNNN_name.sql` file, compiled into
 /// the binary (Package.swift embeds the folder), never edited once shipped.
 package struct Migration: Sendable {
@@ -6,11 +8,15 @@ package struct Migration: Sendable {
     /// The file name, `NNNN_name.sql`.
     package let fileName: String
     package let sql: String
+    /// What SQL cannot do, run after ``sql`` in the same transaction: 0010
+    /// builds each list's tile tree in Swift.
+    let then: (@Sendable (Database) throws -> Void)?
 
-    init(fileName: String, bytes: [UInt8]) {
+    init(fileName: String, bytes: [UInt8], then: (@Sendable (Database) throws -> Void)? = nil) {
         self.fileName = fileName
         version = Int(fileName.prefix { $0.isNumber })!
         sql = String(decoding: bytes, as: UTF8.self)
+        self.then = then
     }
 
     /// Every migration, in order. A new `Migrations/*.sql` file goes here
@@ -28,6 +34,7 @@ package struct Migration: Sendable {
         Migration(fileName: "0007_nearest_tiles.sql", bytes: PackageResources._007_nearest_tiles_sql),
         Migration(fileName: "0008_list_versions.sql", bytes: PackageResources._008_list_versions_sql),
         Migration(fileName: "0009_typed_attributes.sql", bytes: PackageResources._009_typed_attributes_sql),
+        Migration(fileName: "0010_tile_trees.sql", bytes: PackageResources._010_tile_trees_sql, then: SpatialTiles.rebuildAll),
     ]
 
     /// The schema version this binary writes.

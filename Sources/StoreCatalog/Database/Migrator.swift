@@ -21,6 +21,7 @@ package enum Migrator {
             let version = try checkIdentity(db, path: path, migrations: migrations)
             for migration in migrations where migration.version > version {
                 try db.execute(sql: migration.sql)
+                try migration.then?(db)
                 try db.execute(sql: "PRAGMA user_version = \(migration.version)")
             }
             return .commit
@@ -71,9 +72,13 @@ package enum Migrator {
         if version >= 2 { tables.insert("spatial_index") }
         if version >= 3 { tables.formUnion(["cluster_indexes", "cluster_parts"]) }
         if version >= 6 { tables.insert("api_tokens") }
-        // 0007's R*Tree and the three tables SQLite keeps it in.
-        if version >= 7 { tables.formUnion(["spatial_tiles", "spatial_tiles_node", "spatial_tiles_rowid", "spatial_tiles_parent"]) }
+        // 0007's R*Tree and the three tables SQLite keeps it in, until
+        // 0010's tile trees replace it.
+        if version >= 7 && version < 10 {
+            tables.formUnion(["spatial_tiles", "spatial_tiles_node", "spatial_tiles_rowid", "spatial_tiles_parent"])
+        }
         if version >= 8 { tables.insert("counters") }
+        if version >= 10 { tables.formUnion(["tile_nodes", "tile_trees"]) }
         return tables
     }
 }

@@ -1,23 +1,32 @@
 import Foundation
 import GRDB
 
-/// The `spatial_tiles` R*Tree (Migrations/0007_nearest_tiles.sql): tiles of
-/// up to ``capacity`` memberships of one list, each boxed by its stores'
-/// unit vectors, searched best-first by ``NearestTileSearch``.
+/// Tiles of up to ``capacity`` memberships of one list, each boxed by its
+/// stores' unit vectors, in a packed tree per list (`tile_nodes` and
+/// `tile_trees`, Migrations/0010_tile_trees.sql), searched best-first by
+/// ``NearestTileSearch``.
 ///
-/// Why tiles in an R*Tree, measured on the 234,908 GeoNames places (the
-/// `sqlite3 .import` of the file takes ~0.46 s on the shared machine):
-/// - one R*Tree entry per store (list + x, y, z) cost 3.3 s of CPU to fill
-///   in key order (9.1 s wall with the other builds): seven times the whole
-///   import, so out of the import budget (≤ 1.5× `.import`);
+/// Why tiles, measured on the 234,908 GeoNames places (the `sqlite3
+/// .import` of the file takes ~0.46 s on the shared machine):
+/// - one tree entry per store (list + x, y, z) cost 3.3 s of CPU to fill an
+///   R*Tree in key order (9.1 s wall with the other builds): seven times
+///   the whole import, so out of the import budget (≤ 1.5× `.import`);
 /// - one entry per run of a latitude band (the leaf read back from
 ///   `spatial_index` by one range seek) made 135,040 entries at ½° of
 ///   longitude, 52,721 at 8°: the bands are 1.7 km tall, so sparse places
 ///   make runs of one or two stores;
-/// - 1° × 1° cells cut to 64 stores make ~10,000 entries here (~156,000 at
-///   10⁷ stores), and packing the stores into the entry itself makes a
+/// - 1° × 1° cells cut to 64 stores make ~12,000 tiles here (~156,000 at
+///   10⁷ stores), and packing the stores into the tile itself makes a
 ///   tile one read instead of one seek per band it spans.
-/// The bands alone (``NearestSearch``, before this table) walk ring after
+///
+/// Why a tree of our own rather than SQLite's R*Tree (0007 to 0009): the
+/// tiles are only ever written a whole list at a time, so a tree packed
+/// once (``Writer``) needs none of an R*Tree's insertion work (118 ms of
+/// the import, against 29 ms for the same rows in a plain table), and a
+/// search in Swift measures 32 boxes a node read where SQLite's R*Tree
+/// called back into Swift per box (70 % of a search's time).
+///
+/// The bands alone (``NearestSearch``, before the tiles) walk ring after
 /// ring of bands: their cost grows with the distance to the k-th store
 /// (p99 41.6 ms over HTTP for points drawn uniformly over the globe).
 package enum SpatialTiles {
@@ -68,12 +77,16 @@ package enum SpatialTiles {
         }
     }
 
-    /// Deletes `list`'s tiles: a search of the R*Tree on the list's
-    /// dimension, then each by its id.
+    /// Deletes `list`'s tiles and the tree above them: one range of keys.
     static func delete(list: Int64, _ db: Database) throws {
-        try db.execute(
-            sql: "DELETE FROM spatial_tiles WHERE list_min <= ?1 AND list_max >= ?1 AND list = ?1",
-            arguments: [list])
+        let range = try RawStatement.cached("SELECT first, last FROM tile_trees WHERE list = ?", in: db)
+        defer { range.reset() }
+        range.bind(list, at: 1)
+        guard try range.step() else { return }
+        let (first, last) = (range.int64(0), range.int64(1))
+        range.reset()
+        try db.execute(sql: "DELETE FROM tile_nodes WHERE key BETWEEN ? AND ?", arguments: [first, last])
+        try db.execute(sql: "DELETE FROM tile_trees WHERE list = ?", arguments: [list])
     }
 
     /// Writes `list`'s tiles again from its `spatial_index` rows: after
@@ -92,33 +105,141 @@ package enum SpatialTiles {
                 band: statement.int64(0), store: statement.int64(3),
                 latitude: statement.double(2), longitude: statement.double(1))
         }
-        try writer.finish()
+        try writer.finish(db)
+    }
+
+    /// Every list's tiles written again: migration 0010, which replaced
+    /// 0007's R*Tree with these trees.
+    @Sendable static func rebuildAll(_ db: Database) throws {
+        for list in try Int64.fetchAll(db, sql: "SELECT key FROM lists ORDER BY key") {
+            try rebuild(list: list, db)
+        }
+    }
+
+    /// Calls `visit` with every tile of every list, walking each list's
+    /// tree from its root: the tile's list, its box (from its parent) and
+    /// its packed members. Returns how many nodes the trees hold, tiles
+    /// included. For checks, not for searches.
+    @discardableResult
+    package static func forEachTile(
+        _ db: Database, _ visit: (_ list: Int64, _ box: Box, _ members: UnsafeRawBufferPointer) throws -> Void
+    ) throws -> Int {
+        var reached = 0
+        for row in try Row.fetchAll(db, sql: "SELECT list, root FROM tile_trees ORDER BY list") {
+            let list: Int64 = row[0]
+            var pending: [Int64] = [row[1]]
+            while let key = pending.popLast() {
+                let bytes = try Data.fetchOne(db, sql: "SELECT bytes FROM tile_nodes WHERE key = ?", arguments: [key]) ?? Data()
+                reached += 1
+                var tiles: [(Int64, Box)] = []
+                bytes.withUnsafeBytes { node in
+                    Node.forEachChild(node) { child, box in
+                        if node.first == Node.tiles { tiles.append((child, box)) } else { pending.append(child) }
+                    }
+                }
+                for (tile, box) in tiles {
+                    let members = try Data.fetchOne(db, sql: "SELECT bytes FROM tile_nodes WHERE key = ?", arguments: [tile]) ?? Data()
+                    reached += 1
+                    try members.withUnsafeBytes { try visit(list, box, $0) }
+                }
+            }
+        }
+        return reached
+    }
+
+    /// The box of unit vectors of a tile's or a node's stores.
+    package struct Box: Equatable {
+        package var low = SIMD3<Double>(repeating: .infinity)
+        package var high = SIMD3<Double>(repeating: -.infinity)
+
+        mutating func include(_ point: SIMD3<Double>) {
+            low = pointwiseMin(low, point)
+            high = pointwiseMax(high, point)
+        }
+
+        mutating func include(_ box: Box) {
+            low = pointwiseMin(low, box.low)
+            high = pointwiseMax(high, box.high)
+        }
+    }
+
+    /// An inner node's bytes: one byte saying what its children are
+    /// (``Node/tiles`` or ``Node/nodes``), then for each child its key
+    /// (Int64) and box (x, y, z low then high, six Doubles), little-endian:
+    /// 56 bytes a child.
+    enum Node {
+        static let tiles: UInt8 = 0
+        static let nodes: UInt8 = 1
+        static let headerSize = 1
+        static let entrySize = 56
+
+        /// How many children a node holds: a node read costs about as much
+        /// as measuring its 32 boxes, and a tree of 11,837 tiles is then
+        /// three levels deep (BENCHMARKS.md has the fan-outs measured).
+        static let fanOut = 32
+
+        static func append(key: Int64, box: Box, to bytes: inout [UInt8]) {
+            withUnsafeBytes(of: key.littleEndian) { bytes.append(contentsOf: $0) }
+            for value in [box.low.x, box.low.y, box.low.z, box.high.x, box.high.y, box.high.z] {
+                withUnsafeBytes(of: value.bitPattern.littleEndian) { bytes.append(contentsOf: $0) }
+            }
+        }
+
+        /// Calls `visit` with each child's key and box.
+        @inline(__always)
+        static func forEachChild(_ bytes: UnsafeRawBufferPointer, _ visit: (_ key: Int64, _ box: Box) -> Void) {
+            var offset = headerSize
+            while offset + entrySize <= bytes.count {
+                func double(_ index: Int) -> Double {
+                    Double(
+                        bitPattern: UInt64(
+                            littleEndian: bytes.loadUnaligned(fromByteOffset: offset + 8 + 8 * index, as: UInt64.self)))
+                }
+                let key = Int64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: Int64.self))
+                visit(key, Box(low: SIMD3(double(0), double(1), double(2)), high: SIMD3(double(3), double(4), double(5))))
+                offset += entrySize
+            }
+        }
     }
 
     /// Builds one list's tiles from its memberships given in the spatial
     /// index's key order (by band, then longitude), in memory bounded by
-    /// one tile row: at most 360 open tiles of ``capacity`` members.
+    /// one tile row (at most 360 open tiles of ``capacity`` members) plus
+    /// 64 bytes per tile for the tree, then the tree above them.
+    ///
+    /// The tree is packed bottom-up, the way Hilbert R-trees are (Kamel &
+    /// Faloutsos, "Hilbert R-tree: An improved R-tree using fractals",
+    /// VLDB 1994; flatbush does the same): the tiles sorted along a Hilbert
+    /// curve over their centres' latitude and longitude, then every
+    /// ``Node/fanOut`` consecutive entries of a level make a node of the
+    /// next, up to one root. Neighbours on the curve are neighbours on the
+    /// map, so each node's box stays small. Nothing is ever inserted into
+    /// a built tree: any change of a list builds its tree again.
+    ///
+    /// The list's nodes take consecutive keys from the largest key in use,
+    /// so one writer at a time (a write transaction is one).
     struct Writer {
         private let list: Int64
         private let insert: RawStatement
+        private let first: Int64
+        private var next: Int64
         private var row: Int64 = -1
         /// The open tile of each column of the current row.
         private var open: [Int: Tile] = [:]
+        /// Every written tile's key, box and place on the curve.
+        private var written: [(key: Int64, box: Box, order: UInt32)] = []
 
         private struct Tile {
             var bytes: [UInt8] = []
             var count = 0
-            var low = (x: Double.infinity, y: Double.infinity, z: Double.infinity)
-            var high = (x: -Double.infinity, y: -Double.infinity, z: -Double.infinity)
+            var box = Box()
         }
 
         init(list: Int64, _ db: Database) throws {
             self.list = list
-            insert = try RawStatement.cached(
-                """
-                INSERT INTO spatial_tiles (list_min, list_max, x_min, x_max, y_min, y_max, z_min, z_max, list, members)
-                VALUES (?1, ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?1, ?8)
-                """, in: db)
+            insert = try RawStatement.cached("INSERT INTO tile_nodes (key, bytes) VALUES (?, ?)", in: db)
+            first = (try Int64.fetchOne(db, sql: "SELECT max(key) FROM tile_nodes") ?? 0) + 1
+            next = first
         }
 
         /// Adds one membership; `band` is its ``SpatialIndex/band(latitude:)``,
@@ -135,8 +256,7 @@ package enum SpatialTiles {
             SpatialTiles.pack(store: store, latitude: latitude, longitude: longitude, into: &tile.bytes)
             tile.count += 1
             let v = SpatialTiles.unitVector(latitude: latitude, longitude: longitude)
-            tile.low = (min(tile.low.x, v.x), min(tile.low.y, v.y), min(tile.low.z, v.z))
-            tile.high = (max(tile.high.x, v.x), max(tile.high.y, v.y), max(tile.high.z, v.z))
+            tile.box.include(SIMD3(v.x, v.y, v.z))
             if tile.count == SpatialTiles.capacity {
                 try write(tile)
             } else {
@@ -144,9 +264,47 @@ package enum SpatialTiles {
             }
         }
 
-        /// Writes the tiles still open; call once every member is appended.
-        mutating func finish() throws {
+        /// Writes the tiles still open and the tree above every tile; call
+        /// once every member is appended.
+        mutating func finish(_ db: Database) throws {
             try flushAll()
+            guard !written.isEmpty else { return }
+            // Along the curve, ties by key: the same tree for the same tiles.
+            var level = written.sorted { ($0.order, $0.key) < ($1.order, $1.key) }.map { (key: $0.key, box: $0.box) }
+            written = []
+            var kind = Node.tiles
+            var bytes: [UInt8] = []
+            // At least one inner node, even above a single tile: a search
+            // starts at a node.
+            repeat {
+                var parents: [(key: Int64, box: Box)] = []
+                parents.reserveCapacity((level.count + Node.fanOut - 1) / Node.fanOut)
+                var start = 0
+                while start < level.count {
+                    let children = level[start..<min(start + Node.fanOut, level.count)]
+                    bytes.removeAll(keepingCapacity: true)
+                    bytes.append(kind)
+                    var box = Box()
+                    for child in children {
+                        Node.append(key: child.key, box: child.box, to: &bytes)
+                        box.include(child.box)
+                    }
+                    parents.append((try write(bytes), box))
+                    start += Node.fanOut
+                }
+                level = parents
+                kind = Node.nodes
+            } while level.count > 1
+            let root = level[0]
+            try db.execute(
+                sql: """
+                    INSERT INTO tile_trees (list, root, first, last, x_min, x_max, y_min, y_max, z_min, z_max)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [
+                    list, root.key, first, next - 1, root.box.low.x, root.box.high.x, root.box.low.y, root.box.high.y,
+                    root.box.low.z, root.box.high.z,
+                ])
         }
 
         private mutating func flushAll() throws {
@@ -154,18 +312,60 @@ package enum SpatialTiles {
             open.removeAll(keepingCapacity: true)
         }
 
-        private func write(_ tile: Tile) throws {
+        private mutating func write(_ tile: Tile) throws {
+            let centre = (tile.box.low + tile.box.high) / 2
+            written.append((try write(tile.bytes), tile.box, Hilbert.order(of: centre)))
+        }
+
+        /// Inserts one node's bytes under the next key; returns the key.
+        private mutating func write(_ bytes: [UInt8]) throws -> Int64 {
             insert.reset()
-            insert.bind(list, at: 1)
-            insert.bind(tile.low.x, at: 2)
-            insert.bind(tile.high.x, at: 3)
-            insert.bind(tile.low.y, at: 4)
-            insert.bind(tile.high.y, at: 5)
-            insert.bind(tile.low.z, at: 6)
-            insert.bind(tile.high.z, at: 7)
-            insert.bind(bytes: tile.bytes, at: 8)
+            insert.bind(next, at: 1)
+            insert.bind(bytes: bytes, at: 2)
             try insert.step()
             insert.reset()
+            next += 1
+            return next - 1
+        }
+    }
+
+    /// A place on a Hilbert curve over latitude and longitude.
+    enum Hilbert {
+        /// The cells per side of the curve's grid: 2¹⁶, a cell of 0.0055°.
+        static let side: UInt32 = 1 << 16
+
+        /// The curve's index of the cell holding the direction `point`
+        /// (any length but zero).
+        static func order(of point: SIMD3<Double>) -> UInt32 {
+            let longitude = atan2(point.y, point.x)  // -π...π
+            let latitude = atan2(point.z, (point.x * point.x + point.y * point.y).squareRoot())  // -π/2...π/2
+            func cell(_ fraction: Double) -> UInt32 {
+                UInt32(max(0, min(Double(side - 1), (fraction * Double(side)).rounded(.down))))
+            }
+            return index(x: cell((longitude + .pi) / (2 * .pi)), y: cell((latitude + .pi / 2) / .pi))
+        }
+
+        /// The classic conversion of a cell (x, y) to its distance along
+        /// the curve, one quadrant per bit from the top.
+        static func index(x: UInt32, y: UInt32) -> UInt32 {
+            var (x, y) = (x, y)
+            var d: UInt32 = 0
+            var s = side / 2
+            while s > 0 {
+                let rx: UInt32 = (x & s) > 0 ? 1 : 0
+                let ry: UInt32 = (y & s) > 0 ? 1 : 0
+                d += s * s * ((3 * rx) ^ ry)
+                // Rotate the quadrant so the curve stays continuous.
+                if ry == 0 {
+                    if rx == 1 {
+                        x = side - 1 - x
+                        y = side - 1 - y
+                    }
+                    swap(&x, &y)
+                }
+                s /= 2
+            }
+            return d
         }
     }
 }

@@ -40,6 +40,6 @@ struct SpatialIndexWriter {
             try tiles.append(band: $0.band, store: $0.store, latitude: $0.latitude, longitude: $0.longitude)
         }
         try insert.finish()
-        try tiles.finish()
+        try tiles.finish(db)
     }
 }
