@@ -227,8 +227,10 @@ struct AttributeTypeTests {
         let directory = try TemporaryDirectory()
         let path = directory.path("old.sqlite").path
         do {
-            // A schema-8 catalog is today's without `lists.time_zone`, its
-            // attributes objects of strings (what schema 8 wrote).
+            // A schema-8 catalog is today's without `lists.time_zone`, with
+            // 0007's R*Tree where 0010's tile trees are (left empty here:
+            // 0010 builds the trees from spatial_index), its attributes
+            // objects of strings (what schema 8 wrote).
             let catalog = try Catalog(path: path)
             try catalog.importList(
                 named: "old",
@@ -236,6 +238,12 @@ struct AttributeTypeTests {
                     Store(id: "a", name: "A", latitude: 1, longitude: 2, attributes: ["seats": "12", "open": "true", "zip": "02134"])
                 ]))
             try catalog.execute("ALTER TABLE lists DROP COLUMN time_zone")
+            try catalog.execute(
+                """
+                DROP TABLE tile_nodes; DROP TABLE tile_trees;
+                CREATE VIRTUAL TABLE spatial_tiles USING rtree(
+                    id, list_min, list_max, x_min, x_max, y_min, y_max, z_min, z_max, +list INTEGER, +members BLOB)
+                """)
             try catalog.database.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA user_version = 8") }
             let stored = try catalog.database.read { db in try String.fetchOne(db, sql: "SELECT attributes FROM stores") }
             #expect(stored == #"{"open":"true","seats":"12","zip":"02134"}"#)
@@ -244,6 +252,7 @@ struct AttributeTypeTests {
         #expect(try migrated.database.read { db in try Int.fetchOne(db, sql: "PRAGMA user_version") } == Migration.latestVersion)
         #expect(try migrated.store(list: "old", id: "a")?.attributes == ["seats": "12", "open": "true", "zip": "02134"])
         #expect(try migrated.timeZone(list: "old") == nil)
+        #expect(try migrated.nearest(to: Coordinate(latitude: 0, longitude: 0), limit: 1).map(\.store.id) == ["a"])
         // New imports into the migrated catalog are typed.
         let directory2 = try TemporaryDirectory()
         let file = try directory2.write("n.csv", "id,name,lat,lng,seats\nb,B,1,2,12\n")

@@ -173,9 +173,11 @@ package enum SpatialTiles {
         static let headerSize = 1
         static let entrySize = 56
 
-        /// How many children a node holds: a node read costs about as much
-        /// as measuring its 32 boxes, and a tree of 11,837 tiles is then
-        /// three levels deep (BENCHMARKS.md has the fan-outs measured).
+        /// How many children a node holds. Measured on the 234,908 GeoNames
+        /// places (11,837 tiles), nearest 10 from points uniform over the
+        /// globe, medians in one run: 16 children 33 µs, 32 children 31 µs,
+        /// 64 children 37 µs. A node read costs about as much as measuring
+        /// a few dozen boxes.
         static let fanOut = 32
 
         static func append(key: Int64, box: Box, to bytes: inout [UInt8]) {
