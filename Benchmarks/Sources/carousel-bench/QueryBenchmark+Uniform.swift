@@ -14,11 +14,7 @@ extension QueryBenchmark {
     /// distance to the answer. Each answer is checked against the full scan
     /// on a sample.
     func runUniform(_ catalog: Catalog, list: String, random: inout SplitMix64, into report: inout Report) throws {
-        let points = (0..<nearestQueries).map { _ in
-            Coordinate(
-                latitude: asin(Double.random(in: -1...1, using: &random)) * 180 / .pi,
-                longitude: Double.random(in: -180...180, using: &random))
-        }
+        let points = Self.uniformPoints(count: nearestQueries, random: &random)
         progress("queries: nearest 10 from points uniform over the globe")
         let globe = try Stopwatch.microsecondsPerCall(points, warmUp: Stopwatch.warmUpCalls) { try catalog.nearest(to: $0, limit: 10) }
         report.rows.append(ReportRow(
@@ -64,6 +60,18 @@ extension QueryBenchmark {
 }
 
 /// Stores already in memory as an import's rows.
+extension QueryBenchmark {
+    /// Points uniform over the sphere: the latitude from the arcsine of a
+    /// uniform sine (a uniform latitude would crowd the poles).
+    static func uniformPoints(count: Int, random: inout SplitMix64) -> [Coordinate] {
+        (0..<count).map { _ in
+            Coordinate(
+                latitude: asin(Double.random(in: -1...1, using: &random)) * 180 / .pi,
+                longitude: Double.random(in: -180...180, using: &random))
+        }
+    }
+}
+
 struct StoreArrayReader: StoreRowReader {
     private var stores: IndexingIterator<[Store]>
     private var line = 1

@@ -36,11 +36,20 @@ struct ScaleBenchmark {
         var warmPosition: Double
         var warmPositionFaults: Double
         var nearest: Double
+        /// Nearest 10 from points uniform over the globe: on the whole
+        /// list, then on a list of its 300 stores nearest Seoul.
+        var uniform: Samples
+        var smallList: Samples
         var box: Double
         var boxStores: Double
         var focusSeconds: Double
         var firstPageSeconds: Double
     }
+
+    /// The small list of the far-away queries: the stores nearest Seoul,
+    /// imported as a list of their own beside the big one.
+    static let smallListName = "bench-scale-small"
+    static let smallListSize = 300
 
     /// The box's side at 10⁴ stores, 0.1° (about 11 km north to south);
     /// shrunk as the list grows (side ∝ 1/√n), so that it holds as many
@@ -93,6 +102,19 @@ struct ScaleBenchmark {
             report.rows.append(row(
                 "\(label): nearest 10, median", ours: Format.microseconds(point.nearest),
                 base: base.nearest, value: point.nearest, isTop: isTop, limit: 2))
+            // Issue 25's bounds hold at every size, not relative to the
+            // reference: a search from anywhere must not degrade.
+            for (name, samples) in [
+                ("nearest 10 from uniform points", point.uniform),
+                ("nearest 10 of \(Self.smallListSize) stores near Seoul, uniform points", point.smallList),
+            ] {
+                report.rows.append(ReportRow(
+                    "\(label): \(name), median", ours: Format.microseconds(samples.median),
+                    target: .atMost(50, "50 µs"), measured: samples.median))
+                report.rows.append(ReportRow(
+                    "\(label): \(name), p99", ours: Format.microseconds(samples.p99),
+                    target: .atMost(300, "300 µs"), measured: samples.p99))
+            }
             report.rows.append(row(
                 "\(label): box of ~\(Int(point.boxStores.rounded())) stores, median", ours: Format.microseconds(point.box),
                 base: base.box, value: point.box, isTop: isTop, limit: 2))
@@ -110,7 +132,8 @@ struct ScaleBenchmark {
             each imported (median of 3 below 10⁶ rows, else 1; the highest peak RSS) by `carousel import FILE --list places --db NEW` (wall per row, peak RSS by GNU time); \
             in process: \(Format.count(queries)) random positions right after opening, \(Format.count(queries)) more once \
             a pass over the list (`forEachLocation`) has mapped all of it (warm), each with the page faults the process took per lookup, \(Format.count(queries)) nearest-10 points within \
-            ±0.01° of random stores, \(Format.count(queries)) boxes centred on random stores of side \
+            ±0.01° of random stores, \(Format.count(queries)) nearest-10 points uniform over the sphere on the whole list and \
+            on a list of its \(Self.smallListSize) stores nearest Seoul (imported for it, then deleted), \(Format.count(queries)) boxes centred on random stores of side \
             0.1° × √(10,000 / n); \(processRuns) cold `carousel focus` \
             processes; first page: \(firstPageMode.description); ratios against \(Format.count(base.stores)) stores
             """)
@@ -177,6 +200,15 @@ struct ScaleBenchmark {
                 longitude: place.longitude)
         }
         let nearest = try medianMicroseconds(points) { try catalog.nearest(to: $0, limit: 10) }
+        let everywhere = QueryBenchmark.uniformPoints(count: queries, random: &random)
+        let uniform = try Stopwatch.microsecondsPerCall(everywhere) { try catalog.nearest(to: $0, limit: 10) }
+        let seoul = try catalog.nearest(to: Coordinate(latitude: 37.5665, longitude: 126.978), limit: Self.smallListSize)
+        try catalog.importList(
+            named: Self.smallListName, from: StoreArrayReader(seoul.map(\.store)), options: ImportOptions(replace: true))
+        let smallList = try Stopwatch.microsecondsPerCall(everywhere) {
+            try catalog.nearest(to: $0, limit: 10, list: Self.smallListName)
+        }
+        _ = try catalog.deleteList(Self.smallListName)
         let half = Self.boxSide(stores: size) / 2
         let boxes = try points.map {
             try BoundingBox(
@@ -215,7 +247,8 @@ struct ScaleBenchmark {
             stores: size, importSecondsPerRow: imported.wallSeconds / Double(size),
             peakRSSBytes: imported.peakRSSBytes ?? 0, bytesPerStore: Double(bytes) / Double(size),
             position: position, positionFaults: positionFaults,
-            warmPosition: warmPosition, warmPositionFaults: warmPositionFaults, nearest: nearest, box: box,
+            warmPosition: warmPosition, warmPositionFaults: warmPositionFaults, nearest: nearest, uniform: uniform,
+            smallList: smallList, box: box,
             boxStores: Double(found) / Double(Stopwatch.callsMade(inputs: boxes.count)),
             focusSeconds: Samples(focus).median, firstPageSeconds: Samples(page).median)
     }
