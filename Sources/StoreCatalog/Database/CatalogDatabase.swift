@@ -33,8 +33,8 @@ package enum CatalogDatabase {
         configuration.prepareDatabase { db in
             // Only takes effect on an empty database, before WAL mode is set.
             try db.execute(sql: "PRAGMA page_size = \(pageSize)")
-            // The nearest search's R*Tree callback, and the functions
-            // migration 0007 builds the tiles with.
+            // The functions migration 0007 builds the tiles with, for a
+            // catalog older than that (0010 then builds them again).
             try SpatialTiles.register(db)
         }
         return configuration
