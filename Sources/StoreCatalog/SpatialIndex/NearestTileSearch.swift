@@ -143,30 +143,14 @@ package struct NearestTileSearch {
 
         mutating func push(_ bound: Bound) {
             heap.append(bound)
-            var child = heap.count - 1
-            while child > 0 {
-                let parent = (child - 1) / 2
-                guard heap[child].chord < heap[parent].chord else { break }
-                heap.swapAt(child, parent)
-                child = parent
-            }
+            heap.siftUpLast { $0.chord < $1.chord }
         }
 
         mutating func pop() -> Bound? {
-            guard let last = heap.popLast() else { return nil }
-            guard !heap.isEmpty else { return last }
-            let top = heap[0]
-            heap[0] = last
-            var parent = 0
-            while true {
-                let left = 2 * parent + 1, right = left + 1
-                var least = parent
-                if left < heap.count, heap[left].chord < heap[least].chord { least = left }
-                if right < heap.count, heap[right].chord < heap[least].chord { least = right }
-                guard least != parent else { break }
-                heap.swapAt(parent, least)
-                parent = least
-            }
+            guard !heap.isEmpty else { return nil }
+            heap.swapAt(0, heap.count - 1)
+            let top = heap.removeLast()
+            heap.siftDownFirst { $0.chord < $1.chord }
             return top
         }
     }
@@ -200,26 +184,10 @@ struct NearestCandidates {
         let candidate = (store: store, distance: distance)
         if heap.count < limit {
             heap.append(candidate)
-            var child = heap.count - 1
-            while child > 0 {
-                let parent = (child - 1) / 2
-                guard Self.isWorse(heap[child], than: heap[parent]) else { break }
-                heap.swapAt(child, parent)
-                child = parent
-            }
-            return
-        }
-        guard Self.isWorse(heap[0], than: candidate) else { return }
-        heap[0] = candidate
-        var parent = 0
-        while true {
-            let left = 2 * parent + 1, right = left + 1
-            var worst = parent
-            if left < heap.count, Self.isWorse(heap[left], than: heap[worst]) { worst = left }
-            if right < heap.count, Self.isWorse(heap[right], than: heap[worst]) { worst = right }
-            guard worst != parent else { return }
-            heap.swapAt(parent, worst)
-            parent = worst
+            heap.siftUpLast(Self.isWorse)
+        } else if Self.isWorse(heap[0], than: candidate) {
+            heap[0] = candidate
+            heap.siftDownFirst(Self.isWorse)
         }
     }
 

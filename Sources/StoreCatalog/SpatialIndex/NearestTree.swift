@@ -153,26 +153,11 @@ package struct NearestTree: Sendable {
             guard squared <= reach else { return }
             if heap.count < capacity {
                 heap.append((squared, item))
-                var child = heap.count - 1
-                while child > 0 {
-                    let parent = (child - 1) / 2
-                    guard heap[parent].squared < heap[child].squared else { break }
-                    heap.swapAt(parent, child)
-                    child = parent
-                }
+                heap.siftUpLast { $0.squared > $1.squared }
             } else if squared < heap[0].squared {
                 nearMisses.append(heap[0])
                 heap[0] = (squared, item)
-                var parent = 0
-                while true {
-                    var largest = parent
-                    let left = 2 * parent + 1
-                    if left < heap.count, heap[left].squared > heap[largest].squared { largest = left }
-                    if left + 1 < heap.count, heap[left + 1].squared > heap[largest].squared { largest = left + 1 }
-                    guard largest != parent else { break }
-                    heap.swapAt(parent, largest)
-                    parent = largest
-                }
+                heap.siftDownFirst { $0.squared > $1.squared }
             } else {
                 nearMisses.append((squared, item))
             }
