@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 @_spi(Reference) import StoreCatalog
 import SyntheticStores
 
@@ -13,7 +14,7 @@ extension QueryBenchmark {
     /// almost all of them: the searches whose cost used to grow with the
     /// distance to the answer. Each answer is checked against the full scan
     /// on a sample.
-    func runUniform(_ catalog: Catalog, list: String, random: inout SplitMix64, into report: inout Report) throws {
+    func runUniform(_ catalog: Catalog, path: String, list: String, random: inout SplitMix64, into report: inout Report) throws {
         let points = Self.uniformPoints(count: nearestQueries, random: &random)
         progress("queries: nearest 10 from points uniform over the globe")
         let globe = try Stopwatch.microsecondsPerCall(points, warmUp: Stopwatch.warmUpCalls) { try catalog.nearest(to: $0, limit: 10) }
@@ -23,6 +24,19 @@ extension QueryBenchmark {
         report.rows.append(ReportRow(
             "nearest 10 from uniform points: p99", ours: Format.microseconds(globe.p99),
             target: .atMost(300, "300 µs"), measured: globe.p99))
+
+        // Throughput, the figure PostGIS's pgbench gives
+        // (`Benchmarks/scripts/postgis-knn.sh`, 1 and 32 clients): one
+        // thread, then one per core, each with a connection of its own.
+        for threads in [1, ProcessInfo.processInfo.activeProcessorCount] {
+            progress("queries: nearest 10 from uniform points, \(threads) thread(s) for \(Self.throughputSeconds) s")
+            let rate = try Self.queriesPerSecond(path: path, points: points, threads: threads) { catalog, point in
+                _ = try catalog.nearest(to: point, limit: 10)
+            }
+            report.rows.append(ReportRow(
+                "nearest 10 from uniform points, \(threads) thread(s): queries/s", ours: Format.rate(rate),
+                peer: "—", ratio: "—"))
+        }
 
         let small = try catalog.stores(list: list).filter { $0.attributes["country"] == "KR" }
         guard !small.isEmpty else {
@@ -61,6 +75,40 @@ extension QueryBenchmark {
 
 /// Stores already in memory as an import's rows.
 extension QueryBenchmark {
+    static let throughputSeconds = 3.0
+
+    /// Queries a second of `query` over `points`, round and round, on
+    /// `threads` threads at once for ``throughputSeconds``, each thread
+    /// with its own catalog connection (as the server's readers).
+    static func queriesPerSecond(
+        path: String, points: [Coordinate], threads: Int, _ query: @escaping @Sendable (Catalog, Coordinate) throws -> Void
+    ) throws -> Double {
+        let catalogs = try (0..<threads).map { _ in try Catalog(path: path, access: .read, readSnapshotLifetime: readSnapshotLifetime) }
+        let counts = Mutex([Int](repeating: 0, count: threads))
+        let failure = Mutex<(any Error)?>(nil)
+        let start = Stopwatch.nanoseconds()
+        let deadline = start + UInt64(throughputSeconds * 1e9)
+        DispatchQueue.concurrentPerform(iterations: threads) { thread in
+            var done = 0
+            var index = thread * 97
+            do {
+                while Stopwatch.nanoseconds() < deadline {
+                    for _ in 0..<64 {
+                        try query(catalogs[thread], points[index % points.count])
+                        index += 1
+                    }
+                    done += 64
+                }
+            } catch {
+                failure.withLock { $0 = error }
+            }
+            counts.withLock { $0[thread] = done }
+        }
+        if let error = failure.withLock({ $0 }) { throw error }
+        let seconds = Double(Stopwatch.nanoseconds() - start) / 1e9
+        return Double(counts.withLock { $0.reduce(0, +) }) / seconds
+    }
+
     /// Points uniform over the sphere: the latitude from the arcsine of a
     /// uniform sine (a uniform latitude would crowd the poles).
     static func uniformPoints(count: Int, random: inout SplitMix64) -> [Coordinate] {

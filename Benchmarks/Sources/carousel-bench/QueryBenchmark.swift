@@ -86,7 +86,7 @@ struct QueryBenchmark {
             target: .atLeast(50, "50× faster"), measured: speedup
         ))
 
-        try runUniform(catalog, list: list, random: &random, into: &report)
+        try runUniform(catalog, path: path, list: list, random: &random, into: &report)
 
         progress("queries: city-sized bounding box")
         var found = 0
