@@ -32,9 +32,6 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .executableTarget(name: "near-probe", dependencies: [
-            .product(name: "StoreCatalog", package: "MapCarousel"),
-            .product(name: "SyntheticStores", package: "MapCarousel")]),
     ],
     swiftLanguageModes: [.v6]
 )
