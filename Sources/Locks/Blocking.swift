@@ -1,30 +1,38 @@
 import Dispatch
 
-/// Waiting on this thread for async work that runs elsewhere.
+/// Waiting on this thread for async work.
 public enum Blocking {
-    /// Runs `work` on a dispatch queue of its own (its task executor, so
-    /// that none of it needs the concurrency runtime's cooperative pool)
-    /// and blocks this thread until it ends; returns what it returned or
-    /// throws what it threw.
+    /// Runs `work` to its end and returns what it returned or throws what
+    /// it threw, blocking this thread meanwhile; `work`'s jobs run on this
+    /// thread (its task executor is a ``CallingThreadExecutor``), and on
+    /// others only where it awaits them (an actor, an event loop's I/O).
     ///
-    /// Safe from any thread, the cooperative pool's included: the waiting
-    /// thread is never the one `work` needs. A waiting pool thread is one
-    /// fewer for everything else, though, so async code awaits instead;
-    /// this is for synchronous interfaces over async work (a view model's
-    /// `StoreDirectory` over a catalog that answers over the network).
+    /// Why not hand `work` to a queue and wait: every waiting thread then
+    /// needs a second one for its work. Live sessions look stores up
+    /// through this, each on its own serial queue; with 512 sessions,
+    /// libdispatch's 255 worker threads were all waiting here and none was
+    /// left for any work: the sessions hung, and the server's graceful stop
+    /// with them (`scripts/benchmark --only server`, the sessions ramp). A
+    /// thread that drives its own work always finishes it.
+    ///
+    /// Safe from any thread, the cooperative pool's included; a waiting pool
+    /// thread is one fewer for everything else, though, so async code awaits
+    /// instead: this is for synchronous interfaces over async work (a view
+    /// model's `StoreDirectory` over a catalog that answers over the network).
     public static func wait<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) throws -> T {
         let box = ResultBox<T>()
-        let done = DispatchSemaphore(value: 0)
-        Task.detached(executorPreference: QueueExecutor(DispatchQueue(label: "carousel.blocking"))) {
+        let executor = CallingThreadExecutor()
+        Task.detached(executorPreference: executor) {
             do { box.result = .success(try await work()) } catch { box.result = .failure(error) }
-            done.signal()
+            executor.stop()
         }
-        done.wait()
+        executor.run()
         return try box.result!.get()
     }
 
-    /// The result, handed from the task to the waiting thread; the
-    /// semaphore orders the write before the read.
+    /// The result, handed from the task to the waiting thread: the task's
+    /// last job runs on that thread, before ``CallingThreadExecutor/run()``
+    /// returns.
     private final class ResultBox<T>: @unchecked Sendable {
         var result: Result<T, any Error>?
     }

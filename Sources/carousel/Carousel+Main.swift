@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Locks
 
 extension Carousel {
     /// Parses, validates and runs the command; every failure ends in one line
@@ -32,7 +33,7 @@ extension Carousel {
     /// Runs an async command (one written against `CatalogEngine`, which
     /// may be PostgreSQL over the network) to completion on this thread.
     ///
-    /// Its jobs run here, on ``CallingThreadExecutor``, not on the
+    /// Its jobs run here (`Blocking.wait`, on a `CallingThreadExecutor`), not on the
     /// concurrency runtime's thread pool: with the SQLite catalog nothing
     /// ever suspends, and handing the command to a pool thread while this
     /// one waited cost a cold `carousel focus` 1 ms of its ~8 (the pool's
@@ -42,14 +43,7 @@ extension Carousel {
     static func runToCompletion(_ command: any AsyncParsableCommand) throws {
         // The command moves to the task and is not touched here again.
         nonisolated(unsafe) var command = command
-        let executor = CallingThreadExecutor()
-        let outcome = TaskOutcome()
-        Task(executorPreference: executor) {
-            do { try await command.run() } catch { outcome.error = error }
-            executor.stop()
-        }
-        executor.run()
-        if let error = outcome.error { throw error }
+        try Blocking.wait { try await command.run() }
     }
 
     /// Runs a parsed command, flushes what it printed and exits: 0, or the
@@ -121,53 +115,5 @@ extension Carousel {
     static func fail(_ report: ErrorReport) -> Never {
         FileHandle.standardError.write(Data("Error: \(report.message.terminalEscaped)\n".utf8))
         Foundation.exit(report.status.rawValue)
-    }
-}
-
-/// What an async command threw, handed from its task to the thread that
-/// ran it (see ``Carousel/runToCompletion(_:)``; the task's jobs run on
-/// that thread, so there is no race).
-private final class TaskOutcome: @unchecked Sendable {
-    var error: (any Error)?
-}
-
-/// A task executor whose jobs run on the thread that calls ``run()``,
-/// until ``stop()``: the CLI's main thread drives its one async command
-/// itself. Jobs enqueued from other threads (an event loop resuming a
-/// continuation) wake it.
-final class CallingThreadExecutor: TaskExecutor, @unchecked Sendable {
-    private let condition = NSCondition()
-    private var jobs: [UnownedJob] = []
-    private var stopped = false
-
-    func enqueue(_ job: consuming ExecutorJob) {
-        let job = UnownedJob(job)
-        condition.lock()
-        jobs.append(job)
-        condition.signal()
-        condition.unlock()
-    }
-
-    /// Runs jobs as they come until ``stop()``.
-    func run() {
-        while true {
-            condition.lock()
-            while jobs.isEmpty && !stopped { condition.wait() }
-            if jobs.isEmpty {
-                condition.unlock()
-                return
-            }
-            let job = jobs.removeFirst()
-            condition.unlock()
-            job.runSynchronously(on: asUnownedTaskExecutor())
-        }
-    }
-
-    /// Ends ``run()`` once the jobs queued before it have run.
-    func stop() {
-        condition.lock()
-        stopped = true
-        condition.signal()
-        condition.unlock()
     }
 }
