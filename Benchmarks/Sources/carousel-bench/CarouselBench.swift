@@ -134,7 +134,8 @@ struct CarouselBench: ParsableCommand {
                 seconds: serverSeconds ?? sizes.serverSeconds, connections: sizes.serverConnections,
                 sessionSeconds: sizes.sessionSeconds, maxSessions: sizes.maxSessions, python: python,
                 scriptsFolder: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-                    .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("scripts")
+                    .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("scripts"),
+                measuresPostGIS: !smoke
             ).run(into: &report)
         }
         report.loadAtEnd = Machine.loadAverage()

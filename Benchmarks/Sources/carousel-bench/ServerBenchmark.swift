@@ -31,6 +31,9 @@ struct ServerBenchmark {
     /// The Python (with `websockets`) that drives the sessions; nil skips them.
     var python: String?
     var scriptsFolder: URL
+    /// Whether the SQLite path is compared with PostGIS, in a cluster of
+    /// its own (not in a smoke run, which measures nothing).
+    var measuresPostGIS = true
     /// A fixed point (Seoul): every request the same query, as the constant
     /// route is the same body.
     static let nearQuery = "lat=37.5665&lng=126.978&limit=10"
