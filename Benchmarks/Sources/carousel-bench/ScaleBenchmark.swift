@@ -108,12 +108,7 @@ struct ScaleBenchmark {
                 ("nearest 10 from uniform points", point.uniform),
                 ("nearest 10 of \(Self.smallListSize) stores near Seoul, uniform points", point.smallList),
             ] {
-                report.rows.append(ReportRow(
-                    "\(label): \(name), median", ours: Format.microseconds(samples.median),
-                    target: .atMost(50, "50 µs"), measured: samples.median))
-                report.rows.append(ReportRow(
-                    "\(label): \(name), p99", ours: Format.microseconds(samples.p99),
-                    target: .atMost(300, "300 µs"), measured: samples.p99))
+                report.rows += ReportRow.nearestFromAnywhere("\(label): \(name),", samples)
             }
             report.rows.append(row(
                 "\(label): box of ~\(Int(point.boxStores.rounded())) stores, median", ours: Format.microseconds(point.box),
