@@ -6,8 +6,8 @@ import Dispatch
 /// command). Jobs enqueued from other threads (an event loop resuming a
 /// continuation) wake it.
 public final class CallingThreadExecutor: TaskExecutor, Sendable {
-    /// The jobs waiting, and whether ``stop()`` was called.
-    private let state = StateLock<(jobs: [UnownedJob], stopped: Bool)>(([], false))
+    /// The jobs waiting, oldest first.
+    private let jobs = StateLock<[UnownedJob]>([])
     /// One signal per job enqueued and one for ``stop()``.
     private let wake = DispatchSemaphore(value: 0)
 
@@ -15,29 +15,24 @@ public final class CallingThreadExecutor: TaskExecutor, Sendable {
 
     public func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
-        state.withLock { $0.jobs.append(job) }
+        jobs.withLock { $0.append(job) }
         wake.signal()
     }
 
     /// Runs jobs as they come until ``stop()``, on this thread.
+    ///
+    /// Each wake-up pairs with one signal, a job's or the stop's: one that
+    /// finds no job left is the stop's, after every job queued before it.
     public func run() {
         while true {
             wake.wait()
-            let next = state.withLock { state -> UnownedJob?? in
-                if !state.jobs.isEmpty { return .some(state.jobs.removeFirst()) }
-                return state.stopped ? nil : .some(nil)
-            }
-            switch next {
-            case .some(let job?): job.runSynchronously(on: asUnownedTaskExecutor())
-            case .some(nil): continue
-            case nil: return
-            }
+            guard let job = jobs.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) else { return }
+            job.runSynchronously(on: asUnownedTaskExecutor())
         }
     }
 
     /// Ends ``run()`` once the jobs queued before it have run.
     public func stop() {
-        state.withLock { $0.stopped = true }
         wake.signal()
     }
 }

@@ -63,7 +63,7 @@ extension QueryBenchmark {
     }
 }
 
-/// Stores already in memory as an import's rows.
+/// The query points and the throughput of the searches from anywhere.
 extension QueryBenchmark {
     static let throughputSeconds = 3.0
 
@@ -110,6 +110,7 @@ extension QueryBenchmark {
     }
 }
 
+/// Stores already in memory as an import's rows.
 struct StoreArrayReader: StoreRowReader {
     private var stores: IndexingIterator<[Store]>
     private var line = 1
