@@ -198,8 +198,8 @@ public struct CarouselServer: Sendable {
             let channel = GuardedUpgradeChannel(
                 base: HTTP1WebSocketUpgradeChannel(responder: responder, webSocketResponder: webSocketResponder, configuration: configuration),
                 decoder: configuration.http1.httpDecoder, gate: gate)
-            guard let timeout else { return channel }
-            return HeaderDeadlineChannel(base: channel, timeout: timeout)
+            guard let timeout else { return EventLoopServedChannel(base: channel) }
+            return EventLoopServedChannel(base: HeaderDeadlineChannel(base: channel, timeout: timeout))
         }
     }
 
