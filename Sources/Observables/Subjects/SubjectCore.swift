@@ -4,25 +4,30 @@ import Locks
 /// subscriber list, the stop state, the optional current value, and
 /// serialized delivery.
 ///
-/// Thread safety without calling out under a lock: a send snapshots the
-/// subscribers under the lock, then delivers outside it. Deliveries are
-/// serialized for the whole subject (so per subscription, as the Rx grammar
-/// requires): if a delivery is already running — on another thread, or
-/// re-entrantly from an observer — the new one is queued and the running
-/// thread delivers it next (the "emitter loop" of RxJava's
-/// `SerializedObserver`). Senders never block on observers.
+/// Thread safety without a thread ever waiting for an observer: every send,
+/// subscribe and dispose is a job on a ``CombiningLock``. A thread that
+/// finds no delivery running delivers now; one that finds a delivery
+/// running — on another thread, or re-entrantly from an observer — leaves
+/// its job to the delivering thread, which runs it next (the "emitter loop"
+/// of RxJava's `SerializedObserver`). So deliveries are serialized for the
+/// whole subject, as the Rx grammar requires per subscription, and each job
+/// sees the subscribers as the jobs before it left them: a subscriber added
+/// after a send does not get that send, even if it was still waiting.
 ///
-/// One lock and one snapshot per send, even for the usual pipeline subject
-/// with a lone subscriber: an earlier lock-free lane for that case doubled
-/// the pipeline benchmark's events per second, but it needed unmanaged
-/// references and unchecked state for a stream that carries 60 to 120
-/// frames a second while the user scrolls. Without it the pipeline is still
-/// more than 10× OpenCombine's (BENCHMARKS.md, the pipeline).
+/// Earlier versions took a lock to mark the delivery running and to snapshot
+/// the subscribers, and a second to let go: two lock passes per send, which
+/// were a third of the focus pipeline's cost per event (`perf`,
+/// `scripts/benchmark --only pipeline`). A send that finds the subject idle
+/// now costs two compare-and-swaps.
+///
+/// What other threads read at any moment — whether it stopped, how many
+/// subscribers, the current value — is kept beside it under a lock of its
+/// own, written as jobs are submitted and run; a `PublishSubject`'s sends
+/// never touch it.
 @usableFromInline
 final class SubjectCore<Element: Sendable>: Sendable {
-    /// One subscription's observer, with the id its disposable removes.
     @usableFromInline
-    final class Subscriber: Sendable {
+    struct Subscriber: Sendable {
         @usableFromInline let id: UInt64
         @usableFromInline let observer: Observer<Element>
 
@@ -33,65 +38,105 @@ final class SubjectCore<Element: Sendable>: Sendable {
         }
     }
 
-    /// One event and the subscribers it goes to, fixed when it was sent: a
-    /// subscriber added later does not get it, even if it is still queued.
+    /// What the delivering thread owns.
     @usableFromInline
-    struct Delivery: Sendable {
-        @usableFromInline let event: Event<Element>
-        @usableFromInline let recipients: ContiguousArray<Subscriber>
+    struct Deliveries: CombinableState {
+        @usableFromInline
+        enum Job: Sendable {
+            case send(Event<Element>)
+            case subscribe(Subscriber)
+            case unsubscribe(id: UInt64)
+        }
+
+        @usableFromInline var subscribers: ContiguousArray<Subscriber> = []
+        /// The latest value delivered (or the initial one), replayed to each
+        /// new subscriber; nil for a core that does not replay.
+        @usableFromInline var current: Element?
+        /// The terminal event, once delivered; the subject is then stopped.
+        @usableFromInline var terminal: Event<Element>?
+        /// Where the subject's readable summary is kept, written as
+        /// subscribers come and go.
+        @usableFromInline let summary: SummaryLock
 
         @inlinable
-        init(event: Event<Element>, recipients: ContiguousArray<Subscriber>) {
-            self.event = event
-            self.recipients = recipients
+        init(current: Element?, summary: SummaryLock) {
+            self.current = current
+            self.summary = summary
         }
 
         @inlinable
-        func run() {
-            for subscriber in recipients {
-                subscriber.observer.on(event)
+        mutating func perform(_ job: Job) {
+            switch job {
+            case .send(let event):
+                guard terminal == nil else { return }
+                if current != nil, case .next(let element) = event {
+                    current = element
+                }
+                for subscriber in subscribers {
+                    subscriber.observer.on(event)
+                }
+                if event.isTerminal {
+                    // Stopped: drop the subscribers so their chains are freed.
+                    terminal = event
+                    subscribers = []
+                    summary.lock.withLock { $0.subscriberCount = 0 }
+                }
+            case .subscribe(let subscriber):
+                if let terminal {
+                    // A late subscriber to a stopped subject gets only the stop (RxSwift).
+                    subscriber.observer.on(terminal)
+                    return
+                }
+                subscribers.append(subscriber)
+                summary.lock.withLock { [count = subscribers.count] in $0.subscriberCount = count }
+                if let current {
+                    subscriber.observer.on(.next(current))
+                }
+            case .unsubscribe(let id):
+                guard let index = subscribers.firstIndex(where: { $0.id == id }) else { return }
+                subscribers.remove(at: index)
+                summary.lock.withLock { [count = subscribers.count] in $0.subscriberCount = count }
             }
         }
     }
 
+    /// What any thread may read now.
     @usableFromInline
-    struct State {
-        @usableFromInline var subscribers: ContiguousArray<Subscriber> = []
-        @usableFromInline var nextID: UInt64 = 0
-        /// The current value, for a subject that replays it (`BehaviorSubject`).
+    struct Summary: Sendable {
+        /// Whether a terminal event was sent (delivered or waiting).
+        @usableFromInline var isStopped = false
+        @usableFromInline var subscriberCount = 0
+        /// The latest value sent, for a core that replays it.
         @usableFromInline var current: Element?
-        /// The terminal event, once sent; the subject is then stopped.
-        @usableFromInline var terminal: Event<Element>?
-        /// Whether some thread is running deliveries (and will drain `backlog`).
-        @usableFromInline var isDelivering = false
-        @usableFromInline var backlog: [Delivery] = []
+        @usableFromInline var nextID: UInt64 = 0
 
         @inlinable
         init(current: Element?) {
             self.current = current
         }
+    }
 
-        /// Returns `delivery` for the caller to run now, or queues it behind
-        /// the deliveries already running.
+    /// ``Summary`` under a lock, shared by the core and its deliveries.
+    @usableFromInline
+    final class SummaryLock: Sendable {
+        @usableFromInline let lock: StateLock<Summary>
+
         @inlinable
-        mutating func schedule(_ delivery: Delivery) -> Delivery? {
-            if delivery.recipients.isEmpty { return nil }
-            if isDelivering {
-                backlog.append(delivery)
-                return nil
-            }
-            isDelivering = true
-            return delivery
+        init(_ summary: Summary) {
+            lock = StateLock(summary)
         }
     }
 
-    @usableFromInline let state: StateLock<State>
+    @usableFromInline let deliveries: CombiningLock<Deliveries>
+    @usableFromInline let summary: SummaryLock
     @usableFromInline let replaysCurrent: Bool
+
     /// A core that replays `current` to new subscribers if it is given
     /// (`BehaviorSubject`), or replays nothing (`PublishSubject`).
     @usableFromInline
     init(current: Element?) {
-        state = StateLock(State(current: current))
+        summary = SummaryLock(Summary(current: current))
+        deliveries = CombiningLock(Deliveries(current: current, summary: summary))
         replaysCurrent = current != nil
     }
 
@@ -99,21 +144,21 @@ final class SubjectCore<Element: Sendable>: Sendable {
     /// not replay.
     @usableFromInline
     var current: Element? {
-        state.withLock { $0.current }
+        summary.lock.withLock { $0.current }
     }
 
     @usableFromInline
     var isStopped: Bool {
-        state.withLock { $0.terminal != nil }
+        summary.lock.withLock { $0.isStopped }
     }
 
     @usableFromInline
     var subscriberCount: Int {
-        state.withLock { $0.subscribers.count }
+        summary.lock.withLock { $0.subscriberCount }
     }
 
-    /// Snapshots the subscribers under the lock, then delivers outside it
-    /// (or queues behind the delivery already running).
+    /// Delivers `event` to the subscribers, now or after the delivery
+    /// running; ignored once stopped.
     ///
     /// Inlinable, as is everything on the way of a value, so that it is
     /// specialized for the element type in the module that sends: called
@@ -121,88 +166,32 @@ final class SubjectCore<Element: Sendable>: Sendable {
     /// pipeline benchmark, against tens of nanoseconds specialized.
     @inlinable
     func on(_ event: Event<Element>) {
-        let delivery: Delivery? = state.withLock { state in
-            guard state.terminal == nil else { return nil }
-            if replaysCurrent, case .next(let element) = event {
-                state.current = element
+        if replaysCurrent || event.isTerminal {
+            let isStopped = summary.lock.withLock { summary in
+                if summary.isStopped { return true }
+                if case .next(let element) = event {
+                    summary.current = element
+                }
+                summary.isStopped = event.isTerminal
+                return false
             }
-            let delivery = Delivery(event: event, recipients: state.subscribers)
-            if event.isTerminal {
-                // Stopped: drop the subscribers so their chains are freed.
-                state.terminal = event
-                state.subscribers = []
-            }
-            return state.schedule(delivery)
+            if isStopped { return }
         }
-        if let delivery {
-            deliver(startingWith: delivery)
-        }
+        deliveries.submit(.send(event))
     }
 
     @usableFromInline
     func subscribe(_ observer: Observer<Element>) -> any Disposable {
-        let (id, delivery): (UInt64?, Delivery?) = state.withLock { state in
-            if let terminal = state.terminal {
-                // A late subscriber to a stopped subject gets only the stop (RxSwift).
-                let subscriber = Subscriber(id: 0, observer: observer)
-                return (nil, state.schedule(Delivery(event: terminal, recipients: [subscriber])))
-            }
-            let subscriber = Subscriber(id: state.nextID, observer: observer)
-            state.nextID += 1
-            state.subscribers.append(subscriber)
-            guard replaysCurrent, let current = state.current else {
-                return (subscriber.id, nil)
-            }
-            // The replay is queued like any send, so it reaches the new
-            // subscriber before any value sent after it subscribed.
-            return (subscriber.id, state.schedule(Delivery(event: .next(current), recipients: [subscriber])))
+        let id = summary.lock.withLock { summary in
+            defer { summary.nextID += 1 }
+            return summary.nextID
         }
-        if let delivery {
-            deliver(startingWith: delivery)
-        }
-        guard let id else { return Disposables.empty }
+        deliveries.submit(.subscribe(Subscriber(id: id, observer: observer)))
         return SubjectSubscription(core: self, id: id)
     }
 
     fileprivate func unsubscribe(_ id: UInt64) {
-        let removed: Subscriber? = state.withLock { state in
-            guard let index = state.subscribers.firstIndex(where: { $0.id == id }) else { return nil }
-            return state.subscribers.remove(at: index)
-        }
-        // Released outside the lock: the observer's deinit chain may re-enter.
-        _ = removed
-    }
-
-    /// Runs `first`, then whatever was queued meanwhile, until the backlog is empty.
-    @inlinable
-    func deliver(startingWith first: Delivery) {
-        first.run()
-        drainBacklog()
-    }
-
-    /// Runs what was queued while this thread delivered, until the backlog is
-    /// empty; then ends this thread's turn as the deliverer.
-    @inlinable
-    func drainBacklog() {
-        // The common case — nobody sent while we delivered — allocates nothing:
-        // `batch` stays the empty array singleton.
-        var batch: [Delivery] = []
-        while true {
-            let isDrained = state.withLock { state in
-                if state.backlog.isEmpty {
-                    state.isDelivering = false
-                    return true
-                }
-                // Hand our emptied buffer back to the state, reusing its capacity.
-                swap(&batch, &state.backlog)
-                return false
-            }
-            if isDrained { return }
-            for delivery in batch {
-                delivery.run()
-            }
-            batch.removeAll(keepingCapacity: true)
-        }
+        deliveries.submit(.unsubscribe(id: id))
     }
 }
 
