@@ -4,7 +4,7 @@ import StoreCatalog
 extension Carousel {
     /// `carousel bbox`: the stores in a latitude/longitude box.
     struct Bbox: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration.subcommand(
             commandName: "bbox",
             abstract: "Print the stores inside a bounding box.",
             discussion: "West greater than east means the box crosses the antimeridian (longitude ±180)."

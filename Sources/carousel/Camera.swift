@@ -11,7 +11,7 @@ extension Carousel {
     /// `carousel camera`: the framed camera for one store, and the
     /// transition to it from a given camera.
     struct Camera: ParsableCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration.subcommand(
             commandName: "camera",
             abstract: "The map camera for one store, framed for the map the carousel covers.",
             discussion: """

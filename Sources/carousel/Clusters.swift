@@ -7,7 +7,7 @@ extension Carousel {
     /// mapbox/supercluster 8.0.1 clusters them, with a selected store never
     /// hidden in a cluster.
     struct Clusters: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration.subcommand(
             commandName: "clusters",
             abstract: "Print a list's store markers clustered for a map zoom and box.",
             discussion: """

@@ -6,7 +6,7 @@ extension Carousel {
     /// `carousel export NAME --format F [--output FILE]`: a list as a file
     /// that `carousel import` reads back to the same list.
     struct Export: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration.subcommand(
             commandName: "export",
             abstract: "Write a store list as csv, tsv, json, jsonl or geojson.",
             discussion: """

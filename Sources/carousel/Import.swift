@@ -6,7 +6,7 @@ import StoreCatalog
 extension Carousel {
     /// `carousel import FILE --list NAME`: a store list into the catalog.
     struct Import: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration.subcommand(
             commandName: "import",
             abstract: "Import a store list.",
             discussion: """

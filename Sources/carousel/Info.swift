@@ -6,7 +6,7 @@ import StoreCatalog
 extension Carousel {
     /// `carousel info`: which database is in use and what it holds.
     struct Info: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration.subcommand(
             commandName: "info",
             abstract: "Show the database in use: path, schema version, size and lists.",
             discussion: "Opening the database creates it if missing and migrates an older one, as every command does."

@@ -4,7 +4,7 @@ import StoreCatalog
 extension Carousel {
     /// `carousel lists`: the store lists and their sizes; `rename` and `delete`.
     struct Lists: ParsableCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration.subcommand(
             commandName: "lists",
             abstract: "List, rename or delete the store lists.",
             discussion: "Without a subcommand: the lists with their store counts (as `carousel lists show`).",

@@ -4,7 +4,7 @@ import StoreCatalog
 extension Carousel {
     /// `carousel near`: the stores nearest a point.
     struct Near: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration.subcommand(
             commandName: "near",
             abstract: "Print the stores nearest a point, by great-circle distance.",
             discussion: "JSON output adds distanceMeters to each store."

@@ -7,7 +7,7 @@ extension Carousel {
     /// `carousel search`: the stores of a list that match a text, a
     /// category, attribute values, an area and an opening time.
     struct Search: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration.subcommand(
             commandName: "search",
             abstract: "Search a list: text, category, attributes, near a point or in a box, open at a time.",
             discussion: """

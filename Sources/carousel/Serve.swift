@@ -9,7 +9,7 @@ import Logging
 extension Carousel {
     /// `carousel serve`: the catalog and live map sync over HTTP (CarouselServer).
     struct Serve: ParsableCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration.subcommand(
             commandName: "serve",
             abstract: "Serve the catalog and live map sync over HTTP and WebSocket, with a page at /.",
             discussion: """

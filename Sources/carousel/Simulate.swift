@@ -8,7 +8,7 @@ import MapSyncSimulation
 extension Carousel {
     /// `carousel simulate`: a scroll script's map-target timeline.
     struct Simulate: ParsableCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration.subcommand(
             commandName: "simulate",
             abstract: "Simulate a scroll script and print the map-target timeline.",
             discussion: """

@@ -5,7 +5,7 @@ import CarouselJSON
 extension Carousel {
     /// `carousel snap`: where a release comes to rest.
     struct Snap: ParsableCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration.subcommand(
             commandName: "snap",
             abstract: "Where a carousel release comes to rest.",
             discussion: """

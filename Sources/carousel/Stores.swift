@@ -4,7 +4,7 @@ import StoreCatalog
 extension Carousel {
     /// `carousel stores --list NAME`: a list's stores in carousel order.
     struct Stores: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration.subcommand(
             commandName: "stores",
             abstract: "Print a list's stores in carousel order.",
             discussion: """

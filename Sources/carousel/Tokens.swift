@@ -6,7 +6,7 @@ extension Carousel {
     /// `carousel tokens create|list|revoke`: the API tokens `carousel serve`
     /// accepts. The catalog keeps only their SHA-256.
     struct Tokens: ParsableCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration.subcommand(
             commandName: "tokens",
             abstract: "Create, list or revoke the API tokens of `carousel serve`.",
             discussion: """
