@@ -104,12 +104,21 @@ final class LiveSession: Sendable {
         }
     }
 
-    /// Ends the session: no line is sent afterwards, any pending debounce
-    /// is dropped, and the view model is let go.
+    /// Ends the session: no job starts sending afterwards, any pending
+    /// debounce is dropped, and the view model is let go. (A job already
+    /// running may still make a line; the route finishes the session's
+    /// stream right after this call, which drops it.)
+    ///
+    /// Never waits for the session's queue: the caller is the connection's
+    /// task, which runs on the connection's event loop
+    /// (``EventLoopServedChannel``), and a job on the queue may be waiting
+    /// for a PostgreSQL answer that this same loop reads. Marked closed at
+    /// once, so a job that starts afterwards does nothing; the view model
+    /// is let go on the queue, after the job that may be running.
     func close() {
-        scheduler.queue.sync {
+        state.withLock { $0.closed = true }
+        scheduler.queue.async { [self] in
             state.withLock { state in
-                state.closed = true
                 state.viewModel = nil
                 state.scroller = nil
             }
