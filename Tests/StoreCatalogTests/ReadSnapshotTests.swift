@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Locks
 import TestSupport
 import Testing
 
@@ -136,4 +137,60 @@ struct ReadSnapshotTests {
         #expect(try catalog.lists().map(\.name) == ["one", "two"])
         #expect(try catalog.nearest(to: Self.second[0].coordinate, limit: 1).map(\.store.id) == ["c"])
     }
+}
+
+/// Reads waiting on more threads than libdispatch will start while the
+/// snapshot's idle timer comes to end it.
+@Suite("Read snapshot under every dispatch worker")
+struct ReadSnapshotThreadTests {
+    /// A thread of its own holds the database queue in a read (which
+    /// starts a snapshot and its idle timer), the timer falls due, and 400
+    /// readers, more than the 255 worker threads libdispatch starts for their
+    /// quality of service, wait
+    /// for the queue. When the timer queued its ending of the snapshot onto
+    /// the database queue, that block waited for a worker that never came,
+    /// and every reader waited behind it forever (a server with 512 live
+    /// sessions stopped so). Now the timer waits like any reader and runs
+    /// its ending on its own thread.
+    @Test("readers on every worker thread all finish after the snapshot's timer fell due")
+    func readersOnEveryWorkerAllFinish() throws {
+        let file = try ReadSnapshotTests.FileCatalog(snapshotLifetime: .milliseconds(1))
+        let catalog = file.catalog
+        let holding = DispatchSemaphore(value: 0)
+        let released = DispatchSemaphore(value: 0)
+        // Not a dispatch worker: when it lets go, no worker is freed.
+        let holder = Thread {
+            _ = try? catalog.read { _ in
+                holding.signal()
+                // The idle timer (2 lifetimes) falls due meanwhile.
+                Thread.sleep(forTimeInterval: 0.3)
+            }
+            released.signal()
+        }
+        holder.start()
+        holding.wait()
+        let readers = 400
+        let finished = Counter()
+        let group = DispatchGroup()
+        for index in 0..<readers {
+            // The quality of service of the database queue (GRDB's default)
+            // and of the server's catalog calls: libdispatch starts at most
+            // 255 workers for it.
+            DispatchQueue(label: "reader-\(index)", qos: .userInitiated).async(group: group) {
+                _ = try? catalog.count(list: "l")
+                finished.increment()
+            }
+        }
+        // Bounded: 60 s for reads of microseconds after a 0.3 s hold.
+        let outcome = group.wait(timeout: .now() + .seconds(60))
+        #expect(outcome == .success, "\(finished.value) of \(readers) readers finished")
+        #expect(released.wait(timeout: .now() + .seconds(10)) == .success)
+    }
+}
+
+/// A count any thread may bump.
+private final class Counter: Sendable {
+    private let count = StateLock(0)
+    func increment() { count.withLock { $0 += 1 } }
+    var value: Int { count.withLock { $0 } }
 }

@@ -54,6 +54,8 @@ final class ReadSnapshot: Sendable {
     let lifetime: Duration
     /// Changed on the database queue, looked at by the idle timer too.
     private let state = StateLock(State())
+    /// Where the idle timer runs (``endWhenIdle(after:)``).
+    private let timerQueue = DispatchQueue(label: "carousel.catalog.read-snapshot")
 
     init(_ database: DatabaseQueue, lifetime: Duration = .zero) {
         self.database = database
@@ -120,16 +122,29 @@ final class ReadSnapshot: Sendable {
     /// catalog let go closes its connection at once (checkpointing and
     /// removing the WAL if it is the last), not after a command-line run
     /// has exited.
+    ///
+    /// The timer ends the snapshot by a synchronous write from its own
+    /// serial queue, never by queueing a block onto the database queue.
+    /// A queued block needs a worker thread to run it, and every read
+    /// (`DatabaseQueue` is a serial dispatch queue, entered with `sync`)
+    /// waits behind it: a server with 512 live sessions had every
+    /// libdispatch worker blocked in such a read, none left to run the
+    /// timer's block, and stopped for good (gdb: 375 threads in
+    /// `Catalog.dataVersion`, in `_dispatch_sync_f_slow`, none inside).
+    /// A `sync` call runs its block on the calling thread, so reads and
+    /// the timer need no other thread to make progress. The queue is a
+    /// serial one of the catalog's own, so that its waits never hold one
+    /// of the few width-limited threads that Swift's cooperative pool runs
+    /// on (see the server's `Offload`).
     private func endWhenIdle(after delay: Duration) {
         let nanoseconds = Int((delay / .nanoseconds(1)).rounded(.up))
-        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [weak self] in
+        timerQueue.asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [weak self] in
             guard let self else { return }
             switch idleCheck() {
             case .stop: break
             case let .wait(left): endWhenIdle(after: left)
             case .end:
-                database.asyncWriteWithoutTransaction { [weak self] db in
-                    guard let self else { return }
+                try? database.writeWithoutTransaction { db in
                     switch idleCheck() {
                     case .stop: break
                     case let .wait(left): endWhenIdle(after: left)
