@@ -170,7 +170,7 @@ struct ReadSnapshotThreadTests {
         holder.start()
         holding.wait()
         let readers = 400
-        let finished = Counter()
+        let finished = AtomicWord(0)
         let group = DispatchGroup()
         for index in 0..<readers {
             // The quality of service of the database queue (GRDB's default)
@@ -178,19 +178,12 @@ struct ReadSnapshotThreadTests {
             // 255 workers for it.
             DispatchQueue(label: "reader-\(index)", qos: .userInitiated).async(group: group) {
                 _ = try? catalog.count(list: "l")
-                finished.increment()
+                finished.add(1)
             }
         }
         // Bounded: 60 s for reads of microseconds after a 0.3 s hold.
         let outcome = group.wait(timeout: .now() + .seconds(60))
-        #expect(outcome == .success, "\(finished.value) of \(readers) readers finished")
+        #expect(outcome == .success, "\(finished.load()) of \(readers) readers finished")
         #expect(released.wait(timeout: .now() + .seconds(10)) == .success)
     }
-}
-
-/// A count any thread may bump.
-private final class Counter: Sendable {
-    private let count = StateLock(0)
-    func increment() { count.withLock { $0 += 1 } }
-    var value: Int { count.withLock { $0 } }
 }

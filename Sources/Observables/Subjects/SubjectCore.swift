@@ -64,6 +64,12 @@ final class SubjectCore<Element: Sendable>: Sendable {
             self.summary = summary
         }
 
+        /// Makes the subscriber count other threads read the current one.
+        @inlinable
+        func publishSubscriberCount() {
+            summary.lock.withLock { [count = subscribers.count] in $0.subscriberCount = count }
+        }
+
         @inlinable
         mutating func perform(_ job: Job) {
             switch job {
@@ -79,7 +85,7 @@ final class SubjectCore<Element: Sendable>: Sendable {
                     // Stopped: drop the subscribers so their chains are freed.
                     terminal = event
                     subscribers = []
-                    summary.lock.withLock { $0.subscriberCount = 0 }
+                    publishSubscriberCount()
                 }
             case .subscribe(let subscriber):
                 if let terminal {
@@ -88,14 +94,14 @@ final class SubjectCore<Element: Sendable>: Sendable {
                     return
                 }
                 subscribers.append(subscriber)
-                summary.lock.withLock { [count = subscribers.count] in $0.subscriberCount = count }
+                publishSubscriberCount()
                 if let current {
                     subscriber.observer.on(.next(current))
                 }
             case .unsubscribe(let id):
                 guard let index = subscribers.firstIndex(where: { $0.id == id }) else { return }
                 subscribers.remove(at: index)
-                summary.lock.withLock { [count = subscribers.count] in $0.subscriberCount = count }
+                publishSubscriberCount()
             }
         }
     }
