@@ -120,6 +120,89 @@ struct NearestTileTests {
         }
     }
 
+    /// A city as dense as one of 10⁷ stores: 4,096 stores on a 64 × 64
+    /// grid 22 m apart, inside one latitude band. Cut in the index's order
+    /// (band, then longitude), each tile was one column of the grid, 1.4 km
+    /// tall and 0 m wide; sort-tile-recursive cuts 8 × 8 squares.
+    @Test("a dense band is cut into full tiles about as wide as they are tall")
+    func denseBandMakesSquareTiles() throws {
+        let catalog = try Catalog.inMemory()
+        let step = 0.0002, south = 10.000_5  // the band 10°…10° + 1/64°: 0.0126° of stores inside it
+        let lngStep = step / cos((south + 32 * step) * .pi / 180)
+        var stores: [Store] = []
+        for row in 0..<64 {
+            for column in 0..<64 {
+                stores.append(
+                    Store(
+                        id: "g\(row)-\(column)", name: "Grid", latitude: south + Double(row) * step,
+                        longitude: 20.1 + Double(column) * lngStep))
+            }
+        }
+        #expect(Set(stores.map { SpatialIndex.band(latitude: $0.latitude) }).count == 1)
+        try catalog.importList(named: "grid", from: ArrayRowReader(stores: stores))
+        try expectTilesMatchIndex(catalog)
+        var tiles = 0
+        _ = try catalog.read { db in
+            try SpatialTiles.forEachTile(db) { _, _, bytes in
+                var latitudes: [Double] = [], longitudes: [Double] = []
+                SpatialTiles.forEachMember(bytes) { _, latitude, longitude in
+                    latitudes.append(latitude)
+                    longitudes.append(longitude)
+                }
+                let tall = latitudes.max()! - latitudes.min()!
+                let wide = (longitudes.max()! - longitudes.min()!) / lngStep * step
+                #expect(latitudes.count == SpatialTiles.capacity)
+                #expect(tall > 0 && wide > 0 && max(tall / wide, wide / tall) <= 1.5, "\(tall)° tall, \(wide)° wide")
+                tiles += 1
+            }
+        }
+        #expect(tiles == 64)
+        let reference = QueryTests.Fixture.Reference(stores: stores)
+        let inside = stride(from: 0, to: stores.count, by: 97).map {
+            Coordinate(latitude: stores[$0].latitude + 0.000_07, longitude: stores[$0].longitude - 0.000_03)
+        }
+        for origin in inside + QueryTests.queryPoints(seed: 81, count: 20, around: Coordinate(latitude: 10.007, longitude: 20.107)) {
+            #expect(try catalog.nearest(to: origin, limit: 10) == reference.nearest(from: origin, limit: 10, among: 0..<stores.count))
+        }
+    }
+
+    /// A row of 300 columns, each with 30 stores, written under a budget of
+    /// 200 open members: chunks are cut before they fill, the budget holds,
+    /// and every membership still lands in exactly one tile.
+    @Test("the tiles' open chunks stay within their budget however many columns a row fills")
+    func openChunksStayWithinBudget() throws {
+        let catalog = try Catalog.inMemory()
+        var members: [SpatialIndex.Entry] = []
+        for column in 0..<300 {
+            for index in 0..<30 {
+                members.append(
+                    SpatialIndex.Entry(
+                        store: Int64(column * 30 + index + 1), latitude: 45.001 + Double(index) * 0.03,
+                        longitude: -150.5 + Double(column)))
+            }
+        }
+        members.sort()
+        let mostOpen = try catalog.write { db in
+            var writer = try SpatialTiles.Writer(list: 7, openBudget: 200, db)
+            for member in members {
+                try writer.append(band: member.band, store: member.store, latitude: member.latitude, longitude: member.longitude)
+            }
+            try writer.finish(db)
+            return writer.mostOpen
+        }
+        #expect(mostOpen == 200)
+        let stored = try catalog.read { db in
+            var stored: [Int64] = []
+            try SpatialTiles.forEachTile(db) { list, _, bytes in
+                #expect(list == 7)
+                #expect(bytes.count / SpatialTiles.memberSize <= SpatialTiles.capacity)
+                SpatialTiles.forEachMember(bytes) { store, _, _ in stored.append(store) }
+            }
+            return stored
+        }
+        #expect(stored.sorted() == members.map(\.store).sorted())
+    }
+
     @Test("migrations 0007 and 0010 build the tiles of an existing catalog as the import writes them")
     func migrationBuildsTiles() throws {
         let directory = try TemporaryDirectory()
