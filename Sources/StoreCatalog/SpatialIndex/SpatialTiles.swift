@@ -256,8 +256,8 @@ package enum SpatialTiles {
         private let first: Int64
         private var next: Int64
         private var row: Int64 = -1
-        /// The open chunk of each column of the current row.
-        private var open: [Int: [Member]] = [:]
+        /// The open chunk of each column of the current row, by column.
+        private var open = [[Member]](repeating: [], count: 360)
         /// Members in ``open``, all columns together.
         private var openCount = 0
         /// The most members ``open`` held between two appends: what the
@@ -308,20 +308,13 @@ package enum SpatialTiles {
                 self.row = row
             }
             let column = SpatialTiles.column(longitude: longitude)
-            var chunk = open.removeValue(forKey: column) ?? []
-            chunk.append(Member(store: store, latitude: latitude, longitude: longitude))
+            open[column].append(Member(store: store, latitude: latitude, longitude: longitude))
             openCount += 1
-            if chunk.count == Self.chunkCapacity {
-                try write(chunk: &chunk)
-            } else {
-                open[column] = chunk
-            }
+            if open[column].count == Self.chunkCapacity { try cut(column: column) }
             if openCount > budget {
                 // The largest, ties by the westernmost: the same tiles for
                 // the same memberships.
-                let largest = open.max { ($0.value.count, $1.key) < ($1.value.count, $0.key) }!.key
-                var chunk = open.removeValue(forKey: largest)!
-                try write(chunk: &chunk)
+                try cut(column: open.indices.max { (open[$0].count, $1) < (open[$1].count, $0) }!)
             }
             mostOpen = max(mostOpen, openCount)
         }
@@ -387,16 +380,22 @@ package enum SpatialTiles {
         }
 
         private mutating func flushAll() throws {
-            for column in open.keys.sorted() {
-                var chunk = open[column]!
-                try write(chunk: &chunk)
-            }
-            open.removeAll(keepingCapacity: true)
+            for column in open.indices where !open[column].isEmpty { try cut(column: column) }
+        }
+
+        /// Cuts the open chunk of `column` into tiles and writes them; the
+        /// column's chunk starts again empty, its memory freed.
+        private mutating func cut(column: Int) throws {
+            openCount -= open[column].count
+            var chunk: [Member] = []
+            swap(&chunk, &open[column])
+            try write(chunk: consume chunk)
         }
 
         /// Cuts one cell's chunk into tiles (sort-tile-recursive, above) and
         /// writes them. Every tile is full but the chunk's last.
-        private mutating func write(chunk members: inout [Member]) throws {
+        private mutating func write(chunk: consuming [Member]) throws {
+            var members = consume chunk
             let capacity = SpatialTiles.capacity
             let tiles = (members.count + capacity - 1) / capacity
             // As many slices as make a tile about square: a chunk W wide and
@@ -438,8 +437,6 @@ package enum SpatialTiles {
                 }
                 start = end
             }
-            openCount -= members.count
-            members.removeAll(keepingCapacity: true)
         }
 
         private mutating func write(tile members: ArraySlice<Member>) throws {
