@@ -30,7 +30,7 @@ import Testing
             defer { close(fd) }
             // Keep-alive (HTTP/1.1's default): the answer leaves the connection open.
             RawHTTP.send(fd, "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
-            let end = RawHTTP.readAll(fd, seconds: 20)
+            let end = await RawHTTP.readAll(fd, seconds: 20)
             let reply = try #require(RawHTTP.parse(end.bytes))
             #expect(reply.status == 200)
             #expect(reply.headers["connection"]?.lowercased() != "close")
@@ -59,7 +59,7 @@ import Testing
                     + "Authorization: Bearer \(fixture.writeToken ?? "")\r\n" + framing)
             // The upload's folder appears while the body is awaited.
             let appeared = try await Self.waitForUploadFolder(besides: before)
-            let end = RawHTTP.readAll(fd, seconds: 20)
+            let end = await RawHTTP.readAll(fd, seconds: 20)
             #expect(end.closed, "the stalled upload's connection stayed open")
             #expect(RawHTTP.parse(end.bytes).map { $0.status == 200 } != true, "a cut body was imported")
 
@@ -96,7 +96,7 @@ import Testing
                     + "Authorization: Bearer \(fixture.writeToken ?? "")\r\nContent-Length: 5000\r\n\r\n" + part)
             // The client stops sending: the body ends short of its length.
             shutdown(fd, Int32(SHUT_WR))
-            let end = RawHTTP.readAll(fd, seconds: 20)
+            let end = await RawHTTP.readAll(fd, seconds: 20)
             #expect(end.closed)
             // Refused (400 incomplete_body) or dropped, never imported.
             if let reply = RawHTTP.parse(end.bytes) {

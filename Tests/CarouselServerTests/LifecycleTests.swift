@@ -23,9 +23,9 @@ import Testing
             // Meanwhile a whole request is answered.
             let fine = try await RawHTTP.exchange(port: port, RawHTTP.get("/healthz", headers: [("Host", "127.0.0.1")]))
             #expect(fine.status == 200)
-            let slowEnd = RawHTTP.readAll(slow, seconds: 5)
+            let slowEnd = await RawHTTP.readAll(slow, seconds: 5)
             #expect(slowEnd.closed && slowEnd.bytes.isEmpty)
-            let idleEnd = RawHTTP.readAll(idle, seconds: 5)
+            let idleEnd = await RawHTTP.readAll(idle, seconds: 5)
             #expect(idleEnd.closed && idleEnd.bytes.isEmpty)
         }
     }
@@ -39,7 +39,12 @@ import Testing
         var iterator = ports.makeAsyncIterator()
         let port = try #require(await iterator.next())
         let fd = try RawHTTP.connect(port: port)
-        defer { close(fd) }
+        // Closed once, before the server is awaited. A second close, as a
+        // `defer` here made, could close a socket that one of the servers
+        // of the tests running beside this one had opened under the same
+        // number since, and crashed it (NIO's precondition on EBADF).
+        var open = true
+        defer { if open { close(fd) } }
         RawHTTP.send(fd, RawHTTP.upgrade("/lists/seoul/session", port: port))
         let deadline = ContinuousClock.now + .seconds(5)
         while fixture.server.sessions.openCount < 1, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
@@ -47,8 +52,9 @@ import Testing
 
         // What SIGTERM does.
         await group.triggerGracefulShutdown()
-        let bytes = RawHTTP.readUntilCloseFrame(fd, seconds: 10)
+        let bytes = await RawHTTP.readUntilCloseFrame(fd, seconds: 10)
         close(fd)
+        open = false
         try await running.value
         let frame = try #require(RawHTTP.closeFrameOffset(bytes), "no close frame: \(bytes)")
         #expect(String(decoding: bytes.prefix(12), as: UTF8.self) == "HTTP/1.1 101")

@@ -86,13 +86,13 @@ import Testing
             defer { close(fd) }
             // A whole request and its whole answer first, then the bad one.
             RawHTTP.send(fd, "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\r\n")
-            let first = try #require(RawHTTP.readResponse(fd, seconds: 10))
+            let first = try #require(await RawHTTP.readResponse(fd, seconds: 10))
             #expect(first.status == 200)
             RawHTTP.send(
                 fd,
                 RawHTTP.get("/lists", headers: [("Host", "127.0.0.1:\(port)")] + Self.headers(bytes: 100 * 1024)))
             // Read until the server closes: it does after the 431.
-            let (bytes, closed) = RawHTTP.readAll(fd, seconds: 10)
+            let (bytes, closed) = await RawHTTP.readAll(fd, seconds: 10)
             let second = try #require(RawHTTP.parse(bytes))
             Self.expectJSONError(second, status: 431, code: "headers_too_large")
             #expect(closed, "the connection stayed open")
@@ -103,7 +103,11 @@ import Testing
 extension RawHTTP {
     /// One response read from `fd`: its head and, when it says how long
     /// it is, its body; nil when the peer closes or `seconds` pass first.
-    static func readResponse(_ fd: Int32, seconds: Int) -> Reply? {
+    static func readResponse(_ fd: Int32, seconds: Int) async -> Reply? {
+        await onThread { readResponseNow(fd, seconds: seconds) }
+    }
+
+    static func readResponseNow(_ fd: Int32, seconds: Int) -> Reply? {
         var timeout = timeval(tv_sec: seconds, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var received: [UInt8] = []

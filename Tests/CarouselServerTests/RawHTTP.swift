@@ -7,8 +7,8 @@ import Foundation
 #endif
 
 /// A bare TCP client for what an HTTP client library will not send: a
-/// `Host` of our choosing, an upgrade by hand, headers cut short. Blocking
-/// calls, run off the cooperative pool.
+/// `Host` of our choosing, an upgrade by hand, headers cut short. Its reads
+/// block, each on a thread of its own (``onThread(_:)``).
 enum RawHTTP {
     struct Reply {
         var status: Int
@@ -23,10 +23,24 @@ enum RawHTTP {
     /// Sends `request` (bytes as given) to 127.0.0.1:`port` and reads until
     /// the server closes or `readTimeout` passes with nothing read.
     static func exchange(port: Int, _ request: String, readTimeout: Int = 5) async throws -> Reply {
+        try await onThread { try exchangeNow(port: port, request, readTimeout: readTimeout) }
+    }
+
+    /// Runs blocking `work` on a thread of its own. Not on Dispatch's
+    /// global queues nor in the calling task: on Linux Swift's cooperative
+    /// pool is Dispatch's, as wide as the machine has cores, and a test
+    /// blocked in `recv` there for seconds starved the servers of the
+    /// tests running beside it (their answers never came: status 0).
+    static func onThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(with: Result { try exchangeNow(port: port, request, readTimeout: readTimeout) })
-            }
+            Thread { continuation.resume(with: Result { try work() }) }.start()
+        }
+    }
+
+    /// ``onThread(_:)`` for work that cannot fail.
+    static func onThread<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in
+            Thread { continuation.resume(returning: work()) }.start()
         }
     }
 
@@ -75,7 +89,11 @@ enum RawHTTP {
 
     /// Everything `fd` receives until the peer closes or `seconds` pass
     /// with nothing; and whether it closed.
-    static func readAll(_ fd: Int32, seconds: Int) -> (bytes: [UInt8], closed: Bool) {
+    static func readAll(_ fd: Int32, seconds: Int) async -> (bytes: [UInt8], closed: Bool) {
+        await onThread { readAllNow(fd, seconds: seconds) }
+    }
+
+    private static func readAllNow(_ fd: Int32, seconds: Int) -> (bytes: [UInt8], closed: Bool) {
         var timeout = timeval(tv_sec: seconds, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var received: [UInt8] = []
@@ -91,7 +109,11 @@ enum RawHTTP {
     /// What `fd` receives until a WebSocket close frame (opcode 8) with
     /// its status code has come after the response head, or `seconds` of
     /// silence; it answers nothing, the caller closes.
-    static func readUntilCloseFrame(_ fd: Int32, seconds: Int) -> [UInt8] {
+    static func readUntilCloseFrame(_ fd: Int32, seconds: Int) async -> [UInt8] {
+        await onThread { readUntilCloseFrameNow(fd, seconds: seconds) }
+    }
+
+    private static func readUntilCloseFrameNow(_ fd: Int32, seconds: Int) -> [UInt8] {
         var timeout = timeval(tv_sec: seconds, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var received: [UInt8] = []

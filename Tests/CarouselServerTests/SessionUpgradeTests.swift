@@ -84,15 +84,10 @@ import Testing
     /// its own: a dozen blocking reads on Dispatch's pool would starve the
     /// server's own tasks, which share it.
     static func upgrade(port: Int) async throws -> (fd: Int32, reply: RawHTTP.Reply?) {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread {
-                continuation.resume(
-                    with: Result {
-                        let fd = try RawHTTP.connect(port: port)
-                        RawHTTP.send(fd, RawHTTP.upgrade("/lists/seoul/session", port: port))
-                        return (fd, RawHTTP.readResponse(fd, seconds: 30))
-                    })
-            }.start()
+        try await RawHTTP.onThread {
+            let fd = try RawHTTP.connect(port: port)
+            RawHTTP.send(fd, RawHTTP.upgrade("/lists/seoul/session", port: port))
+            return (fd, RawHTTP.readResponseNow(fd, seconds: 30))
         }
     }
 
