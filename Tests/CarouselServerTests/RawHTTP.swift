@@ -31,17 +31,15 @@ enum RawHTTP {
     /// pool is Dispatch's, as wide as the machine has cores, and a test
     /// blocked in `recv` there for seconds starved the servers of the
     /// tests running beside it (their answers never came: status 0).
-    static func onThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread { continuation.resume(with: Result { try work() }) }.start()
-        }
-    }
-
-    /// ``onThread(_:)`` for work that cannot fail.
     static func onThread<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
         await withCheckedContinuation { continuation in
             Thread { continuation.resume(returning: work()) }.start()
         }
+    }
+
+    /// ``onThread(_:)`` for work that can fail.
+    static func onThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await onThread { Result { try work() } }.get()
     }
 
     static func exchangeNow(port: Int, _ request: String, readTimeout: Int) throws -> Reply {

@@ -265,13 +265,13 @@ package enum SpatialTiles {
         private(set) var mostOpen = 0
         /// Every written tile's box and place on the curve, in the order
         /// written: tile `i` has key `first + i` (the tiles take their keys
-        /// before any inner node). 56 bytes a tile, in chunks of
-        /// ``chunkSize`` so that growing never copies: the ~162,000 tiles of
+        /// before any inner node). 56 bytes a tile, in blocks of
+        /// ``blockSize`` so that growing never copies: the ~162,000 tiles of
         /// 10⁷ stores take 9 MB, where one array doubling its capacity held
         /// 25 MB at once (a 10⁷-store import peaked at 69.7 MiB).
         private var written: [[Written]] = []
         private var tileCount = 0
-        private static let chunkSize = 4_096
+        private static let blockSize = 4_096
         /// One tile's packed bytes, reused from tile to tile.
         private var bytes: [UInt8] = []
 
@@ -328,7 +328,7 @@ package enum SpatialTiles {
             var byCurve: [(order: UInt32, tile: Int32)] = []
             byCurve.reserveCapacity(tileCount)
             for tile in 0..<tileCount {
-                byCurve.append((written[tile / Self.chunkSize][tile % Self.chunkSize].order, Int32(tile)))
+                byCurve.append((written[tile / Self.blockSize][tile % Self.blockSize].order, Int32(tile)))
             }
             byCurve.sort { ($0.order, $0.tile) < ($1.order, $1.tile) }
             // At least one inner node, even above a single tile: a search
@@ -336,7 +336,7 @@ package enum SpatialTiles {
             var level = try pack(
                 byCurve.lazy.map { [first, written] in
                     let tile = Int($0.tile)
-                    return (key: first + Int64(tile), box: written[tile / Self.chunkSize][tile % Self.chunkSize].box)
+                    return (key: first + Int64(tile), box: written[tile / Self.blockSize][tile % Self.blockSize].box)
                 }, children: Node.tiles)
             written = []
             byCurve = []
@@ -451,9 +451,9 @@ package enum SpatialTiles {
             let order = Hilbert.order(of: centre)
             let key = try write(bytes)
             precondition(key == first + Int64(tileCount), "a tile's key follows the tiles before it")
-            if tileCount % Self.chunkSize == 0 {
+            if tileCount % Self.blockSize == 0 {
                 written.append([])
-                written[written.count - 1].reserveCapacity(Self.chunkSize)
+                written[written.count - 1].reserveCapacity(Self.blockSize)
             }
             written[written.count - 1].append(
                 Written(order: order, low: (box.low.x, box.low.y, box.low.z), high: (box.high.x, box.high.y, box.high.z)))
