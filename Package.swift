@@ -43,6 +43,7 @@ let package = Package(
         .library(name: "PostgresCatalog", targets: ["PostgresCatalog"]),
         .library(name: "Catalogs", targets: ["Catalogs"]),
         .executable(name: "carousel", targets: ["carousel"]),
+        .executable(name: "carousel-net", targets: ["carousel-net"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -158,17 +159,32 @@ let package = Package(
         // The catalog as map sync's store directory: apart from both, so that
         // MapSync never links SQLite and StoreCatalog never knows map sync.
         .target(name: "MapSyncCatalog", dependencies: ["StoreCatalog", "MapSync", "Locks"]),
-        .executableTarget(
-            name: "carousel",
+        // The command line, as a library: its commands, options and output,
+        // run by the two executables below.
+        .target(
+            name: "CarouselCommandLine",
             dependencies: [
                 "StoreCatalog", "CarouselEngine", "Observables", "MapCamera", "MapSync", "MapSyncSimulation", "MapSyncCatalog",
-                "Clustering", "CarouselJSON", "CarouselServer", "Locks", "Catalogs", "PostgresCatalog",
+                "Clustering", "CarouselJSON", "Locks",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // `carousel demo`'s sample stores and scroll script, compiled in
             // so the binary runs it from any directory, copied anywhere.
-            // `Sources/carousel/SampleData/` links to the top-level files.
+            // `Sources/CarouselCommandLine/SampleData/` links to the top-level files.
             resources: [.embedInCode("SampleData")]
+        ),
+        // `carousel`: every command on SQLite catalogs, without the server
+        // and PostgreSQL stacks (NetworkFeatures.swift says why).
+        .executableTarget(name: "carousel", dependencies: ["CarouselCommandLine"]),
+        // `carousel-net`: the same commands with the server and PostgreSQL;
+        // `carousel` runs it for `serve` and postgres:// catalogs.
+        .executableTarget(
+            name: "carousel-net",
+            dependencies: [
+                "CarouselCommandLine", "CarouselServer", "Catalogs", "PostgresCatalog", "StoreCatalog", "Locks",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
 
         // Shared by the test targets: seeded randomness, temporary files,
@@ -238,9 +254,11 @@ let package = Package(
             name: "ObservationCoexistenceTests",
             dependencies: ["CarouselEngine", "MapCamera", "MapSync", "MapSyncCatalog", "Observables"]
         ),
-        // End-to-end tests of the built binary; depending on the executable
-        // makes `swift test` build it first.
-        .testTarget(name: "CLITests", dependencies: ["carousel", "Locks", "TestSupport"]),
+        // End-to-end tests of the built binaries; depending on the executables
+        // makes `swift test` build them first.
+        .testTarget(
+            name: "CLITests",
+            dependencies: ["carousel", "carousel-net", "CarouselCommandLine", "CarouselServer", "Locks", "TestSupport"]),
         .testTarget(
             name: "CarouselServerTests",
             dependencies: [

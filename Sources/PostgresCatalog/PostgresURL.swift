@@ -1,4 +1,5 @@
 import Foundation
+import StoreCatalog
 
 /// A PostgreSQL connection URL in libpq's form
 /// (https://www.postgresql.org/docs/15/libpq-connect.html#LIBPQ-CONNSTRING):
@@ -33,7 +34,7 @@ public struct PostgresURL: Sendable, Hashable, CustomStringConvertible {
 
     /// Whether `text` is meant as a PostgreSQL URL (and not a SQLite path).
     public static func isPostgresURL(_ text: String) -> Bool {
-        text.hasPrefix("postgres://") || text.hasPrefix("postgresql://")
+        PostgresScheme.matches(text)
     }
 
     /// Parses `text`; a one-line error (with the password masked) if it is

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Testing
 
-@testable import carousel
+@testable import CarouselCommandLine
 
 /// `--db PATH` before the subcommand is read as if it came after it
 /// (`Carousel.parseSubcommandAlone`), so every order a user types takes the

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import carousel
+@testable import CarouselCommandLine
 
 @Suite("Text tables")
 struct TextTableTests {

@@ -5,7 +5,7 @@ import StoreCatalog
 extension Carousel {
     /// `carousel export NAME --format F [--output FILE]`: a list as a file
     /// that `carousel import` reads back to the same list.
-    struct Export: AsyncParsableCommand {
+    struct Export: AsyncParsableCommand, ParsableCommandWithCatalog {
         static let configuration = CommandConfiguration.subcommand(
             commandName: "export",
             abstract: "Write a store list as csv, tsv, json, jsonl or geojson.",

@@ -3,7 +3,7 @@ import StoreCatalog
 
 extension Carousel {
     /// `carousel near`: the stores nearest a point.
-    struct Near: AsyncParsableCommand {
+    struct Near: AsyncParsableCommand, ParsableCommandWithCatalog {
         static let configuration = CommandConfiguration.subcommand(
             commandName: "near",
             abstract: "Print the stores nearest a point, by great-circle distance.",

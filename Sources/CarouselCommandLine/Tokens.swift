@@ -17,7 +17,7 @@ extension Carousel {
             subcommands: [Create.self, List.self, Revoke.self])
 
         /// `carousel tokens create NAME [--scope read|write]`.
-        struct Create: AsyncParsableCommand {
+        struct Create: AsyncParsableCommand, ParsableCommandWithCatalog {
             static let configuration = CommandConfiguration(
                 commandName: "create",
                 abstract: "Make a token and print it, alone on stdout: it is shown this once.")
@@ -33,7 +33,7 @@ extension Carousel {
         }
 
         /// `carousel tokens list`.
-        struct List: AsyncParsableCommand {
+        struct List: AsyncParsableCommand, ParsableCommandWithCatalog {
             static let configuration = CommandConfiguration(
                 commandName: "list", abstract: "Show each token's name, scope, creation and last use (never the token).")
 
@@ -66,7 +66,7 @@ extension Carousel {
         }
 
         /// `carousel tokens revoke NAME`.
-        struct Revoke: AsyncParsableCommand {
+        struct Revoke: AsyncParsableCommand, ParsableCommandWithCatalog {
             static let configuration = CommandConfiguration(
                 commandName: "revoke", abstract: "Revoke a token: the server refuses it from its next request on.")
 

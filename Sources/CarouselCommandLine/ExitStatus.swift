@@ -6,7 +6,7 @@ import Foundation
 /// The numbers are BSD's `sysexits.h` ones, which shells and service
 /// managers already know: 64 for a wrong command line, 65 for wrong input
 /// data, 66 for input that is not there, 74 for a failed read or write.
-enum ExitStatus: Int32, Sendable, CaseIterable {
+package enum ExitStatus: Int32, Sendable, CaseIterable {
     case success = 0
     /// The command line is wrong: an unknown command or flag, a missing or
     /// malformed value, flags that do not go together, a list name taken.

@@ -9,7 +9,7 @@ import StoreCatalog
 
 extension Carousel {
     /// `carousel demo`: the main job on the embedded sample data, no setup.
-    struct Demo: ParsableCommand {
+    struct Demo: ParsableCommand, ParsableCommandWithCatalog {
         static let configuration = CommandConfiguration.subcommand(
             commandName: "demo",
             abstract: "Run the main job on the bundled sample data.",

@@ -13,7 +13,7 @@ extension Carousel {
         )
 
         /// `carousel lists [show]`.
-        struct Show: AsyncParsableCommand {
+        struct Show: AsyncParsableCommand, ParsableCommandWithCatalog {
             static let configuration = CommandConfiguration(
                 commandName: "show", abstract: "List the store lists with their store counts.")
 
@@ -38,7 +38,7 @@ extension Carousel {
         }
 
         /// `carousel lists rename OLD NEW`.
-        struct Rename: AsyncParsableCommand {
+        struct Rename: AsyncParsableCommand, ParsableCommandWithCatalog {
             static let configuration = CommandConfiguration(
                 commandName: "rename", abstract: "Rename a store list; its stores and order stay.")
 
@@ -66,7 +66,7 @@ extension Carousel {
         }
 
         /// `carousel lists delete NAME`.
-        struct Delete: AsyncParsableCommand {
+        struct Delete: AsyncParsableCommand, ParsableCommandWithCatalog {
             static let configuration = CommandConfiguration(
                 commandName: "delete",
                 abstract: "Delete a store list and its stores (other lists keep theirs, same ids included).",

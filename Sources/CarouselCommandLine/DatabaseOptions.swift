@@ -1,14 +1,12 @@
 import ArgumentParser
-import Catalogs
 import Foundation
 import Locks
-import PostgresCatalog
 import StoreCatalog
 
 /// `--db PATH` or `--db URL`: where the catalog lives, for every command
 /// that opens it. A `postgres://` or `postgresql://` URL is a PostgreSQL +
 /// PostGIS catalog (``CatalogLocation``); anything else a SQLite file.
-struct DatabaseOptions: ParsableArguments {
+package struct DatabaseOptions: ParsableArguments {
     @Option(
         name: .customLong("db"),
         help: ArgumentHelp(
@@ -19,11 +17,13 @@ struct DatabaseOptions: ParsableArguments {
                 postgres://USER:PASSWORD@HOST:PORT/DATABASE?sslmode=MODE, or ?host=/socket/dir.
                 """,
             valueName: "path|url"))
-    var path: String?
+    package var path: String?
+
+    package init() {}
 
     /// An empty `--db` would reach SQLite as a private temporary database
     /// and fail later with a message that names no file.
-    func validate() throws {
+    package func validate() throws {
         if path?.isEmpty == true { throw CLIError("--db needs a path (got an empty value)") }
     }
 
@@ -65,24 +65,35 @@ struct DatabaseOptions: ParsableArguments {
 
     /// ``openEngine(access:)`` for a synchronous command: opened on the
     /// concurrency runtime's pool while this thread waits.
-    func openEngineWaiting(
-        access: Catalog.Access, maxConnections: Int = PostgresCatalog.standardMaxConnections
-    ) throws -> any CatalogEngine {
+    /// `maxConnections` bounds a PostgreSQL catalog's pool (nil: its
+    /// standard size); a SQLite catalog has no such bound to take.
+    package func openEngineWaiting(access: Catalog.Access, maxConnections: Int? = nil) throws -> any CatalogEngine {
         try Blocking.wait { [path] in try await Self.openEngine(path, access: access, maxConnections: maxConnections) }
     }
 
-    /// The catalog `path` names (a `--db` value, or nil for the default).
+    /// The catalog `path` names (a `--db` value, or nil for the default):
+    /// a SQLite file is created and migrated as needed (or, for
+    /// `Catalog.Access.read`, opened read-only when this process cannot
+    /// write it); a PostgreSQL URL is opened by ``NetworkFeatures``.
     static func openEngine(
-        _ path: String?, access: Catalog.Access, maxConnections: Int = PostgresCatalog.standardMaxConnections
+        _ path: String?, access: Catalog.Access, maxConnections: Int? = nil
     ) async throws -> any CatalogEngine {
-        try await CatalogLocation(resolvedPath(path)).open(access: access, maxConnections: maxConnections)
+        let path = try resolvedPath(path)
+        guard isPostgresURL(path) else { return try Catalog(path: path, access: access) }
+        return try await Carousel.requireNetwork().openPostgres(url: path, access: access, maxConnections: maxConnections)
+    }
+
+    /// Whether a `--db` value names a PostgreSQL catalog rather than a
+    /// SQLite file.
+    static func isPostgresURL(_ path: String) -> Bool {
+        PostgresScheme.matches(path)
     }
 
     /// `path`, or a one-line refusal when it is a PostgreSQL URL: `demo`,
     /// which makes a SQLite catalog of its own, does not work on PostgreSQL.
     static func sqliteOnly(_ path: String) throws -> String {
-        let location = try CatalogLocation(path)
-        guard location.isPostgres else { return path }
+        guard isPostgresURL(path) else { return path }
+        let location = try Carousel.requireNetwork().describe(url: path)
         throw CLIError(
             "this command does not work on a PostgreSQL catalog yet (\(location)); "
                 + "every command but demo does", status: .usage)

@@ -3,7 +3,7 @@ import StoreCatalog
 
 extension Carousel {
     /// `carousel stores --list NAME`: a list's stores in carousel order.
-    struct Stores: AsyncParsableCommand {
+    struct Stores: AsyncParsableCommand, ParsableCommandWithCatalog {
         static let configuration = CommandConfiguration.subcommand(
             commandName: "stores",
             abstract: "Print a list's stores in carousel order.",

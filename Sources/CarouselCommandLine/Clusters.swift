@@ -6,7 +6,7 @@ extension Carousel {
     /// `carousel clusters`: a list's stores clustered as map markers, as
     /// mapbox/supercluster 8.0.1 clusters them, with a selected store never
     /// hidden in a cluster.
-    struct Clusters: AsyncParsableCommand {
+    struct Clusters: AsyncParsableCommand, ParsableCommandWithCatalog {
         static let configuration = CommandConfiguration.subcommand(
             commandName: "clusters",
             abstract: "Print a list's store markers clustered for a map zoom and box.",

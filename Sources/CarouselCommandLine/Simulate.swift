@@ -7,7 +7,7 @@ import MapSyncSimulation
 
 extension Carousel {
     /// `carousel simulate`: a scroll script's map-target timeline.
-    struct Simulate: ParsableCommand {
+    struct Simulate: ParsableCommand, ParsableCommandWithCatalog {
         static let configuration = CommandConfiguration.subcommand(
             commandName: "simulate",
             abstract: "Simulate a scroll script and print the map-target timeline.",

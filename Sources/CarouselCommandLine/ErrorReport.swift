@@ -3,7 +3,6 @@ import CarouselEngine
 import Foundation
 import MapSync
 import MapSyncSimulation
-import PostgresCatalog
 import StoreCatalog
 
 /// Any error a command run throws, as the one line `carousel` prints on
@@ -12,17 +11,21 @@ import StoreCatalog
 /// Library errors already speak in the user's terms; this decides their
 /// kind and keeps platform internals ("NSCocoaErrorDomain error 256", a
 /// decoder's enum case) out of the line.
-struct ErrorReport: Equatable {
-    var message: String
-    var status: ExitStatus
+package struct ErrorReport: Equatable {
+    package var message: String
+    package var status: ExitStatus
 
-    init(message: String, status: ExitStatus) {
+    package init(message: String, status: ExitStatus) {
         self.message = message
         self.status = status
     }
 
     /// What `error`, thrown while a command ran, says to the user.
     init(_ error: any Error) {
+        if let report = Carousel.network?.report(error) {
+            self = report
+            return
+        }
         switch error {
         case let error as CLIError:
             self.init(message: error.description, status: error.status)
@@ -43,12 +46,6 @@ struct ErrorReport: Equatable {
             self.init(message: "\(error)", status: .usage)
         case let error as MapSyncError:
             self.init(message: "\(error)", status: .usage)
-        case let error as PostgresCatalogError:
-            if case .invalidURL = error {
-                self.init(message: error.description, status: .usage)
-            } else {
-                self.init(message: error.description, status: .io)
-            }
         case let error as CocoaError:
             self.init(message: Self.describe(error), status: Self.status(of: error))
         default:

@@ -1,11 +1,10 @@
 import ArgumentParser
-import Catalogs
 import Foundation
 import StoreCatalog
 
 extension Carousel {
     /// `carousel info`: which database is in use and what it holds.
-    struct Info: AsyncParsableCommand {
+    struct Info: AsyncParsableCommand, ParsableCommandWithCatalog {
         static let configuration = CommandConfiguration.subcommand(
             commandName: "info",
             abstract: "Show the database in use: path, schema version, size and lists.",
@@ -18,15 +17,12 @@ extension Carousel {
         var json = false
 
         func run() async throws {
-            let location = try CatalogLocation(database.resolvedPath())
-            let info = try await location.open(access: .read).info()
+            let path = try database.resolvedPath()
+            let info = try await DatabaseOptions.openEngine(path, access: .read).info()
             // A file's absolute path: the one to back up or delete; a
             // URL with its password masked.
             let absolute =
-                switch location {
-                case let .sqlite(path): URL(fileURLWithPath: path).standardizedFileURL.path
-                case .postgres: info.path
-                }
+                DatabaseOptions.isPostgresURL(path) ? info.path : URL(fileURLWithPath: path).standardizedFileURL.path
             if json {
                 let lists = info.lists.map { "{\"name\":\(StoreOutput.quoted($0.name)),\"count\":\($0.count)}" }
                 print(

@@ -10,7 +10,7 @@ import MapSyncCatalog
 extension Carousel {
     /// `carousel camera`: the framed camera for one store, and the
     /// transition to it from a given camera.
-    struct Camera: ParsableCommand {
+    struct Camera: ParsableCommand, ParsableCommandWithCatalog {
         static let configuration = CommandConfiguration.subcommand(
             commandName: "camera",
             abstract: "The map camera for one store, framed for the map the carousel covers.",

@@ -9,7 +9,7 @@ import StoreCatalog
 
 extension Carousel {
     /// `carousel focus`: the focused store at an offset, or after a scroll script.
-    struct Focus: AsyncParsableCommand {
+    struct Focus: AsyncParsableCommand, ParsableCommandWithCatalog {
         static let configuration = CommandConfiguration.subcommand(
             commandName: "focus",
             abstract: "The focused store at an offset or after a scroll script.",

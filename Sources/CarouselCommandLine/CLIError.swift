@@ -2,12 +2,12 @@
 /// exit status of its ``ExitStatus`` kind, never a stack trace.
 ///
 /// The message says what went wrong and, where it can, what to do.
-struct CLIError: Error, CustomStringConvertible {
-    var description: String
-    var status: ExitStatus
+package struct CLIError: Error, CustomStringConvertible {
+    package var description: String
+    package var status: ExitStatus
 
     /// A `status` error (by default a wrong command line).
-    init(_ description: String, status: ExitStatus = .usage) {
+    package init(_ description: String, status: ExitStatus = .usage) {
         self.description = description
         self.status = status
     }

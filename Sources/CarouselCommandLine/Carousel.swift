@@ -1,9 +1,11 @@
 import ArgumentParser
 
 /// `carousel`: the command-line face of the map-synced store carousel.
-@main
-struct Carousel: ParsableCommand {
-    static let configuration = CommandConfiguration(
+///
+/// Two binaries run it (``main(network:)``): `carousel`, and `carousel-net`
+/// with the server and the PostgreSQL client (``NetworkFeatures``).
+package struct Carousel: ParsableCommand {
+    package static let configuration = CommandConfiguration(
         commandName: "carousel",
         abstract: "Map-synced store carousel: store catalog, carousel engine and map sync.",
         discussion: """
@@ -27,4 +29,6 @@ struct Carousel: ParsableCommand {
     // ArgumentParser decodes every command on the path from the same parsed
     // arguments, so the subcommand's own DatabaseOptions sees it too.
     @OptionGroup var database: DatabaseOptions
+
+    package init() {}
 }

@@ -5,7 +5,7 @@ import StoreCatalog
 
 extension Carousel {
     /// `carousel import FILE --list NAME`: a store list into the catalog.
-    struct Import: AsyncParsableCommand {
+    struct Import: AsyncParsableCommand, ParsableCommandWithCatalog {
         static let configuration = CommandConfiguration.subcommand(
             commandName: "import",
             abstract: "Import a store list.",

@@ -3,7 +3,7 @@ import StoreCatalog
 
 extension Carousel {
     /// `carousel bbox`: the stores in a latitude/longitude box.
-    struct Bbox: AsyncParsableCommand {
+    struct Bbox: AsyncParsableCommand, ParsableCommandWithCatalog {
         static let configuration = CommandConfiguration.subcommand(
             commandName: "bbox",
             abstract: "Print the stores inside a bounding box.",

@@ -6,7 +6,7 @@ import StoreCatalog
 extension Carousel {
     /// `carousel search`: the stores of a list that match a text, a
     /// category, attribute values, an area and an opening time.
-    struct Search: AsyncParsableCommand {
+    struct Search: AsyncParsableCommand, ParsableCommandWithCatalog {
         static let configuration = CommandConfiguration.subcommand(
             commandName: "search",
             abstract: "Search a list: text, category, attributes, near a point or in a box, open at a time.",

@@ -9,7 +9,12 @@ extension Carousel {
     /// ArgumentParser's own `main()` would print a validation error with its
     /// help and usage (three or four lines) and exit 1 or 64 depending on
     /// where the error was thrown; here `--help` alone shows usage.
-    static func main() {
+    ///
+    /// `network` is what this binary links beyond SQLite (``NetworkFeatures``):
+    /// nil in `carousel`, which hands a command line that needs it to
+    /// `carousel-net` once it has parsed.
+    package static func main(network: (any NetworkFeatures)?) -> Never {
+        self.network = network
         StandardOutput.shared.ignoreBrokenPipe()
         let arguments = Array(CommandLine.arguments.dropFirst())
         var command: any ParsableCommand
@@ -23,6 +28,10 @@ extension Carousel {
             }
             let message = CommandSuggestion.unknownCommand(in: arguments, root: self) ?? message(for: error)
             fail(ErrorReport(message: ErrorReport.oneLine(message), status: .usage))
+        }
+        if network == nil, let command = command as? any ParsableCommandWithCatalog, needsNetwork(command) {
+            // Before anything runs: the companion starts the line afresh.
+            do { try NetworkCompanion.run(arguments: arguments) } catch { fail(ErrorReport(error)) }
         }
         if let asynchronous = command as? any AsyncParsableCommand {
             finish { try runToCompletion(asynchronous) }

@@ -1,0 +1,24 @@
+import CarouselCommandLine
+import Catalogs
+import PostgresCatalog
+import StoreCatalog
+
+/// The network features `carousel-net` links: PostgreSQL catalogs through
+/// `Catalogs`, and the server (``serve(_:)``, in Serving.swift).
+struct NetworkStack: NetworkFeatures {
+    func openPostgres(url: String, access: Catalog.Access, maxConnections: Int?) async throws -> any CatalogEngine {
+        try await CatalogLocation(url).open(access: access, maxConnections: maxConnections ?? PostgresCatalog.standardMaxConnections)
+    }
+
+    func describe(url: String) throws -> String {
+        try CatalogLocation(url).description
+    }
+
+    /// A URL that does not parse is a wrong command line; anything else
+    /// the database said or did is a read or write failure.
+    func report(_ error: any Error) -> ErrorReport? {
+        guard let error = error as? PostgresCatalogError else { return nil }
+        if case .invalidURL = error { return ErrorReport(message: error.description, status: .usage) }
+        return ErrorReport(message: error.description, status: .io)
+    }
+}
