@@ -28,6 +28,7 @@ public struct CarouselProcess {
     /// launcher runs and is given the binary's path and `arguments`.
     public static func run(
         _ arguments: [String],
+        executable: URL = CarouselProcess.executable,
         environment: [String: String] = [:],
         directory: URL? = nil,
         stdin: String? = nil,
