@@ -10,11 +10,11 @@ import StoreCatalog
 /// each new (type, protocol) pair it meets — ArgumentParser's reflection
 /// over a command meets about fifty — by scanning every protocol
 /// conformance record in the binary. The server and PostgreSQL stacks
-/// (SwiftNIO, Hummingbird, postgres-nio, swift-crypto) are 3,670 of the
-/// 10,353 records a binary with everything carries; without them, and
-/// linked as a static executable (no shared libraries to load and
-/// relocate), a cold `carousel focus` went from 5.1 to 3.7 ms
-/// (docs/benchmarks/2026-11-27.md, "Start-up: two binaries").
+/// (SwiftNIO, Hummingbird, postgres-nio) are 3,336 of the 10,353 records
+/// of a binary with everything; without them, and linked as a static
+/// executable (no shared library to load and relocate), a cold
+/// `carousel focus` went from 5.1 to 3.5 ms, 2.7× `sqlite3` answering the
+/// same row (docs/benchmarks/2026-11-27.md, "Start-up: two binaries").
 ///
 /// `carousel` parses every command line as before. One that needs these
 /// features is handed whole to `carousel-net` (``NetworkCompanion``), the
