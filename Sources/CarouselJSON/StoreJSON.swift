@@ -8,29 +8,46 @@ import StoreCatalog
 package enum StoreJSON {
     /// One store as a JSON object.
     package static func object(_ store: Store, distanceMeters: Double? = nil) -> String {
-        var text = ""
-        append(store, distanceMeters: distanceMeters, to: &text)
-        return text
+        var bytes: [UInt8] = []
+        append(store, distanceMeters: distanceMeters, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Stores as a JSON array, one store per line (`[]` when empty).
     package static func array(_ rows: [(store: Store, distanceMeters: Double?)]) -> String {
-        guard !rows.isEmpty else { return "[]" }
-        var text = "[\n"
-        // About 170 bytes a store with a few attributes: grown once or twice, not per store.
-        text.reserveCapacity(rows.count * 192)
-        for (index, row) in rows.enumerated() {
-            append(row.store, distanceMeters: row.distanceMeters, to: &text)
-            text += index == rows.count - 1 ? "\n" : ",\n"
+        var bytes: [UInt8] = []
+        appendArray(rows, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// ``array(_:)`` appended to UTF-8 bytes: what the server sends, with
+    /// no String in between. The bytes are the one implementation: built
+    /// as a String, a nearest answer's ten stores were 10.5 % of the
+    /// server's samples on the SQLite path, most of it String growth
+    /// (docs/benchmarks/2026-11-27.md, "JSON answers as bytes").
+    package static func appendArray(_ rows: [(store: Store, distanceMeters: Double?)], to bytes: inout [UInt8]) {
+        guard !rows.isEmpty else {
+            bytes += "[]".utf8
+            return
         }
-        return text + "]"
+        // About 170 bytes a store with a few attributes: grown once or twice, not per store.
+        bytes.reserveCapacity(bytes.count + rows.count * 192)
+        bytes += "[\n".utf8
+        for (index, row) in rows.enumerated() {
+            append(row.store, distanceMeters: row.distanceMeters, to: &bytes)
+            bytes += (index == rows.count - 1 ? "\n" : ",\n").utf8
+        }
+        bytes.append(0x5D)  // ]
     }
 
     /// `store`'s object without its closing brace, written ahead of time
     /// for ``array(openObjects:)``: a server holding its stores this way
     /// answers a distance search with copies.
     package static func openObject(_ store: Store) -> [UInt8] {
-        Array(object(store).utf8.dropLast())
+        var bytes: [UInt8] = []
+        append(store, distanceMeters: nil, to: &bytes)
+        bytes.removeLast()
+        return bytes
     }
 
     /// ``array(_:)``'s document, the same bytes, from objects written ahead
@@ -54,31 +71,42 @@ package enum StoreJSON {
     /// coordinates exact, attribute values with their types (numbers as
     /// their digits).
     package static func append(_ store: Store, distanceMeters: Double?, to text: inout String) {
-        text += "{\"id\":"
-        AttributesJSON.appendQuoted(store.id, to: &text)
-        text += ",\"name\":"
-        AttributesJSON.appendQuoted(store.name, to: &text)
-        text += ",\"latitude\":\(JSONNumber.exact(store.latitude)),\"longitude\":\(JSONNumber.exact(store.longitude))"
+        var bytes: [UInt8] = []
+        append(store, distanceMeters: distanceMeters, to: &bytes)
+        text += String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// ``append(_:distanceMeters:to:)-(_,_,String)`` to UTF-8 bytes.
+    package static func append(_ store: Store, distanceMeters: Double?, to bytes: inout [UInt8]) {
+        bytes += #"{"id":"#.utf8
+        AttributesJSON.appendQuoted(store.id, to: &bytes)
+        bytes += #","name":"#.utf8
+        AttributesJSON.appendQuoted(store.name, to: &bytes)
+        bytes += #","latitude":"#.utf8
+        bytes += JSONNumber.exact(store.latitude).utf8
+        bytes += #","longitude":"#.utf8
+        bytes += JSONNumber.exact(store.longitude).utf8
         // Three optional members, without an array of them to allocate per store.
         func appendOptional(_ key: String, _ value: String?) {
             guard let value else { return }
-            text += key
-            AttributesJSON.appendQuoted(value, to: &text)
+            bytes += key.utf8
+            AttributesJSON.appendQuoted(value, to: &bytes)
         }
-        appendOptional(",\"address\":", store.address)
-        appendOptional(",\"category\":", store.category)
-        appendOptional(",\"phone\":", store.phone)
+        appendOptional(#","address":"#, store.address)
+        appendOptional(#","category":"#, store.category)
+        appendOptional(#","phone":"#, store.phone)
         if !store.attributes.isEmpty {
-            text += ",\"attributes\":"
-            appendAttributes(store.attributes, to: &text)
+            bytes += #","attributes":"#.utf8
+            // Members sorted by key, as ``appendAttributes(_:to:)`` writes them.
+            AttributesJSON.append(store.attributes, to: &bytes)
         }
         if let distanceMeters {
-            text += ",\"distanceMeters\":\(JSONNumber.exact(distanceMeters))"
+            bytes += #","distanceMeters":"#.utf8
+            bytes += JSONNumber.exact(distanceMeters).utf8
         }
-        text += "}"
+        bytes.append(0x7D)  // }
     }
 
-    /// `{"key":value,…}` by key, each value as its type (``AttributeValue``).
     package static func appendAttributes(_ attributes: [String: AttributeValue], to text: inout String) {
         text += "{"
         for (index, member) in attributes.sorted(by: { $0.key < $1.key }).enumerated() {

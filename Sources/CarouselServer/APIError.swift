@@ -100,6 +100,13 @@ extension Response {
         .json(ByteBuffer(string: text), status: status)
     }
 
+    /// Stores as a JSON array (`StoreJSON`), written as bytes for the body.
+    static func json(stores rows: [(store: Store, distanceMeters: Double?)]) -> Response {
+        var body: [UInt8] = []
+        StoreJSON.appendArray(rows, to: &body)
+        return .json(ByteBuffer(bytes: body))
+    }
+
     /// A JSON document already in bytes as the body.
     static func json(_ bytes: ByteBuffer, status: HTTPResponse.Status = .ok) -> Response {
         Response(

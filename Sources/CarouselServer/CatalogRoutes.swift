@@ -36,7 +36,10 @@ struct CatalogRoutes {
         let found = try await readers.read { try await $0.stores(list: list, from: start, limit: limit + 1) }
         let page = found.prefix(limit)
         let next = found.count > limit ? StoreJSON.quoted(StoreCursor(position: start + limit).token) : "null"
-        return .json("{\"stores\":\(StoreJSON.array(page.map { ($0, nil) })),\"next\":\(next)}")
+        var body = Array(#"{"stores":"#.utf8)
+        StoreJSON.appendArray(page.map { ($0, nil) }, to: &body)
+        body += #","next":\#(next)}"#.utf8
+        return .json(ByteBuffer(bytes: body))
     }
 
     /// One store of a list, by id.
@@ -65,7 +68,7 @@ struct CatalogRoutes {
             return .json(answer)
         }
         let found = try await readers.read { try await $0.nearest(to: origin, limit: limit, withinMeters: withinMeters, list: list) }
-        return .json(StoreJSON.array(found.map { ($0.store, $0.distanceMeters) }))
+        return .json(stores: found.map { ($0.store, $0.distanceMeters) })
     }
 
     /// `GET /stores/bbox?south=&west=&north=&east=&list=&limit=`: west > east crosses the antimeridian.
@@ -82,7 +85,7 @@ struct CatalogRoutes {
         let limit = try query.limit(default: limits.maxLimit)
         let list = try query.name("list")
         let found = try await readers.read { try await $0.stores(in: box, list: list, limit: limit) }
-        return .json(StoreJSON.array(found.map { ($0, nil) }))
+        return .json(stores: found.map { ($0, nil) })
     }
 
     /// `GET /lists/{name}/clusters?zoom=&south=&west=&north=&east=&selected=`:

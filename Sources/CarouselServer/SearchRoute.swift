@@ -27,9 +27,11 @@ struct SearchRoute {
         } catch let error as CatalogError {
             throw APIError(error)
         }
-        let stores = StoreJSON.array(page.hits.map { ($0.store, $0.distanceMeters) })
         let next = page.next.map { StoreJSON.quoted($0.description) } ?? "null"
-        return .json("{\"stores\":\(stores),\"next\":\(next)}")
+        var body = Array(#"{"stores":"#.utf8)
+        StoreJSON.appendArray(page.hits.map { ($0.store, $0.distanceMeters) }, to: &body)
+        body += #","next":\#(next)}"#.utf8
+        return .json(ByteBuffer(bytes: body))
     }
 
     /// The search a request's query items describe; a 400 naming the item
