@@ -107,6 +107,15 @@ extension Response {
         return .json(ByteBuffer(bytes: body))
     }
 
+    /// A page of stores, `{"stores":[…],"next":cursor}`: `next` is the
+    /// next page's cursor as a JSON literal (`null` on the last page).
+    static func json(stores rows: [(store: Store, distanceMeters: Double?)], next: String) -> Response {
+        var body = Array(#"{"stores":"#.utf8)
+        StoreJSON.appendArray(rows, to: &body)
+        body += #","next":\#(next)}"#.utf8
+        return .json(ByteBuffer(bytes: body))
+    }
+
     /// A JSON document already in bytes as the body.
     static func json(_ bytes: ByteBuffer, status: HTTPResponse.Status = .ok) -> Response {
         Response(

@@ -36,10 +36,7 @@ struct CatalogRoutes {
         let found = try await readers.read { try await $0.stores(list: list, from: start, limit: limit + 1) }
         let page = found.prefix(limit)
         let next = found.count > limit ? StoreJSON.quoted(StoreCursor(position: start + limit).token) : "null"
-        var body = Array(#"{"stores":"#.utf8)
-        StoreJSON.appendArray(page.map { ($0, nil) }, to: &body)
-        body += #","next":\#(next)}"#.utf8
-        return .json(ByteBuffer(bytes: body))
+        return .json(stores: page.map { ($0, nil) }, next: next)
     }
 
     /// One store of a list, by id.

@@ -28,10 +28,7 @@ struct SearchRoute {
             throw APIError(error)
         }
         let next = page.next.map { StoreJSON.quoted($0.description) } ?? "null"
-        var body = Array(#"{"stores":"#.utf8)
-        StoreJSON.appendArray(page.hits.map { ($0.store, $0.distanceMeters) }, to: &body)
-        body += #","next":\#(next)}"#.utf8
-        return .json(ByteBuffer(bytes: body))
+        return .json(stores: page.hits.map { ($0.store, $0.distanceMeters) }, next: next)
     }
 
     /// The search a request's query items describe; a 400 naming the item

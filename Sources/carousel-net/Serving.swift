@@ -11,17 +11,14 @@ import Logging
 extension NetworkStack {
     func serve(_ command: Carousel.Serve) throws {
         let serving = command.serving
-        let database = command.database
-        let nearestInMemory = command.nearestInMemory
-        let constantRouteBytes = command.constantRouteBytes
         let environment = ProcessInfo.processInfo.environment
         let options = try serving.resolved(environment: environment)
         let host = command.host ?? environment["CAROUSEL_HOST"].flatMap { $0.isEmpty ? nil : $0 } ?? "127.0.0.1"
         let port = try ServeOptions.number(command.port, "--port", "CAROUSEL_PORT", environment, in: 0...65535) ?? 8080
-        let engine = try database.openEngineWaiting(
+        let engine = try command.database.openEngineWaiting(
             access: .read, maxConnections: try serving.resolvedDBConnections(environment: environment))
-        var configured = try CarouselServer(engine: engine, options: options, nearestInMemoryEntries: nearestInMemory)
-        configured.constantRouteBytes = constantRouteBytes
+        var configured = try CarouselServer(engine: engine, options: options, nearestInMemoryEntries: command.nearestInMemory)
+        configured.constantRouteBytes = command.constantRouteBytes
         let server = configured
         // Its first requests answered from memory, not while it is built.
         try Blocking.wait { try await server.prepareNearestAnswersInBackground() }
