@@ -74,7 +74,7 @@ let package = Package(
         .target(
             name: "StoreCatalog",
             dependencies: [
-                "Geo", "Clustering", "OpeningHours", "Locks", "TextInput",
+                "Geo", "Clustering", "OpeningHours", "Locks", "TextInput", "WorkLanes",
                 .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Crypto", package: "swift-crypto"),
             ],
             // The schema's SQL, compiled into the binary so that it migrates
@@ -115,6 +115,10 @@ let package = Package(
         // pthread lock of our own on Apple platforms below iOS 18. Internal
         // (`package` API), in no product.
         .target(name: "Locks"),
+        // The two bounded thread pools where async callers run blocking
+        // work: SQLite calls, and the heavy answers built from them
+        // (docs/concurrency.md). Internal (`package` API), in no product.
+        .target(name: "WorkLanes"),
         // Input read in a stream: the byte reader every import reads files
         // with, and the package's one JSON reader (store files, scroll
         // scripts, session messages, request bodies), with a Decoder over
@@ -238,6 +242,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "LocksTests", dependencies: ["Locks"]),
+        .testTarget(name: "WorkLanesTests", dependencies: ["WorkLanes"]),
         .testTarget(name: "TextInputTests", dependencies: ["TextInput", "TestSupport"]),
         // Against a PostgreSQL cluster of their own (initdb in a temporary
         // directory, a Unix socket): the SQLite catalog's answers.
