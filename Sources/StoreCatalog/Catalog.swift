@@ -22,6 +22,11 @@ public final class Catalog: Sendable {
     /// manage the read snapshot.
     let database: DatabaseQueue
     private let snapshot: ReadSnapshot
+    /// The connections reads run on when this catalog reads on a
+    /// connection per lane thread (``concurrentReader()``); nil: its own.
+    let laneConnections: LaneConnections?
+    /// The data version last read (`dataVersion()` from an async caller).
+    let dataVersionKept = KeptDataVersion()
     /// What searches read of each list, kept until the catalog changes.
     let searchSnapshots = SearchSnapshots()
     /// The database file, or `:memory:`.
@@ -78,7 +83,14 @@ public final class Catalog: Sendable {
     /// other processes committed less than `readSnapshotLifetime` before
     /// it. Writes made in this process are always seen. `.zero` makes each
     /// read a transaction of its own.
-    public init(path: String, access: Access = .readWrite, readSnapshotLifetime: Duration) throws {
+    public convenience init(path: String, access: Access = .readWrite, readSnapshotLifetime: Duration) throws {
+        try self.init(path: path, access: access, readSnapshotLifetime: readSnapshotLifetime, readsOnLaneConnections: false)
+    }
+
+    /// As ``init(path:access:readSnapshotLifetime:)``; with
+    /// `readsOnLaneConnections`, the async reads each run on a connection
+    /// of their lane thread (``concurrentReader()``).
+    init(path: String, access: Access, readSnapshotLifetime: Duration, readsOnLaneConnections: Bool) throws {
         let readOnly = Self.isReadOnlyFile(path)
         // Refused before SQLite opens it: it would fall back to reading,
         // and leave a `-shm` and a `-wal` beside the file with the file's
@@ -88,6 +100,9 @@ public final class Catalog: Sendable {
         isReadOnly = readOnly
         snapshot = ReadSnapshot(database, lifetime: max(.zero, readSnapshotLifetime))
         self.path = path
+        laneConnections =
+            readsOnLaneConnections
+            ? LaneConnections { try Catalog(path: path, access: access, readSnapshotLifetime: readSnapshotLifetime) } : nil
     }
 
     /// How long reads share one read transaction; zero when each read is
@@ -109,6 +124,7 @@ public final class Catalog: Sendable {
         self.isReadOnly = isReadOnly
         snapshot = ReadSnapshot(database)
         self.path = path
+        laneConnections = nil
     }
 
     /// A new, empty catalog in memory (for tests and one-off runs).

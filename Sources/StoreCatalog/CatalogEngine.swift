@@ -13,10 +13,9 @@ import Geo
 /// same distances (``Haversine``) and the same errors (``CatalogError``).
 /// `PostgresCatalogTests` runs the same commands on both and compares.
 ///
-/// The requirements are `async` because PostgreSQL answers over the
-/// network; ``Catalog`` satisfies them with its synchronous methods (a
-/// synchronous function satisfies an `async` requirement), which run on
-/// the caller's thread as they always have.
+/// The requirements are `async`: PostgreSQL answers over the network, and
+/// ``Catalog`` runs its SQLite calls on the package's work lanes (see
+/// `Catalog+Engine.swift`), so no caller's thread ever waits for either.
 ///
 /// The `forEach…` requirements stream: `body` is called once per row as
 /// rows arrive, so memory stays flat at any list size. `body` must not
@@ -194,31 +193,4 @@ public protocol CatalogChangeWatch: Sendable {
     /// The version of list `name` (nil: no such list): it moves whenever
     /// the list is imported anew, replaced or renamed to, never otherwise.
     func listVersion(named name: String) async throws -> Int64?
-}
-
-extension Catalog: CatalogEngine, CatalogChangeWatch {
-    public var location: String { path }
-
-    public var latestSchemaVersion: Int { Self.latestSchemaVersion }
-
-    public func concurrentReader() throws -> (any CatalogEngine)? {
-        isInMemory ? nil : try Catalog(path: path, access: .read, readSnapshotLifetime: Self.serverReadSnapshotLifetime)
-    }
-
-    public func changeWatch() throws -> (any CatalogChangeWatch)? {
-        isInMemory ? nil : try Catalog(path: path, access: .read, readSnapshotLifetime: Self.serverReadSnapshotLifetime)
-    }
-
-    /// How long the reads of a server's connection share one read
-    /// transaction: a millisecond.
-    ///
-    /// Beginning and ending a read transaction is a quarter of a store
-    /// lookup (an `fcntl` lock on the WAL index each way), and a server
-    /// reads in bursts — a page of a list, the candidates of a nearest
-    /// search, many clients at once. The staleness this allows is bounded
-    /// by it: a commit made by another process (a `carousel import` beside
-    /// the server) is seen at most a millisecond late. A server's own
-    /// imports are seen at once, since every write of the process ends the
-    /// snapshots taken before it.
-    public static let serverReadSnapshotLifetime = Duration.milliseconds(1)
 }

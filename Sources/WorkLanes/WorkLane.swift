@@ -23,14 +23,19 @@ import Foundation
 /// lane of its own at a lower priority, so that it never queues ahead of,
 /// nor takes the cores from, latency-critical work.
 ///
-/// The process has two lanes (docs/concurrency.md):
+/// The process has three lanes (docs/concurrency.md):
 /// - ``interactive``: short reads a person waits for (a store, a page, a
 ///   nearest search, a version check); normal priority.
-/// - ``bulk``: imports and other writes, cluster indexes, searches, whole
-///   list reads, simulations: work measured in milliseconds to seconds,
-///   at the lowest priority the platform gives a thread (nice 19 on Linux,
-///   the utility quality of service on Apple platforms), so the scheduler
-///   runs any interactive thread, event loop or session first.
+/// - ``bulk``: work measured in milliseconds to seconds — cluster indexes,
+///   searches, whole-list reads, simulations — at the lowest priority the
+///   platform gives a thread (nice 19 on Linux, the utility quality of
+///   service on Apple platforms), so that the scheduler runs any
+///   interactive thread, event loop or session first.
+/// - ``writes``: imports and every other write to a SQLite catalog, one at
+///   a time, at the same low priority. SQLite lets one connection write at
+///   once: a second import queued here waits without holding a thread,
+///   where on the bulk lane it would have slept in SQLite's busy handler
+///   on one of its threads, with the searches queued behind it.
 ///
 /// Jobs run in the order they were queued; a lane starts its threads as
 /// work arrives, up to its bound, and keeps them.
@@ -47,10 +52,13 @@ package final class WorkLane: @unchecked Sendable {
     /// cores (at least two).
     package static let interactive = WorkLane(name: "carousel.interactive", threads: defaultThreadCount, priority: .normal)
 
-    /// Imports, writes, cluster indexes, searches, whole-list reads,
-    /// simulations: low priority, as many threads as cores (at least two),
-    /// so that one long import leaves a thread for the rest.
+    /// Cluster indexes, searches, whole-list reads, simulations: low
+    /// priority, as many threads as cores (at least two).
     package static let bulk = WorkLane(name: "carousel.bulk", threads: defaultThreadCount, priority: .low)
+
+    /// Imports and other writes: one thread (SQLite's one writer), low
+    /// priority.
+    package static let writes = WorkLane(name: "carousel.writes", threads: 1, priority: .low)
 
     /// The cores the process may run on, at least two.
     package static var defaultThreadCount: Int {
@@ -70,6 +78,15 @@ package final class WorkLane: @unchecked Sendable {
     private var jobs = JobQueue()
     private var threads = 0
     private var idle = 0
+
+    /// Which lane and which of its threads the calling thread is, if it is
+    /// one: so that work can keep something of its own per thread (a
+    /// SQLite catalog's read connection) without a lock.
+    package static var current: (lane: WorkLane, thread: Int)? {
+        guard let slot = pthread_getspecific(currentThreadKey) else { return nil }
+        let thread = slot.load(as: LaneThread.self)
+        return (thread.lane, thread.index)
+    }
 
     package init(name: String, threads: Int, priority: Priority) {
         precondition(threads > 0, "a lane needs at least one thread")
@@ -101,9 +118,7 @@ package final class WorkLane: @unchecked Sendable {
         try await withoutActuallyEscaping(work) { work in
             let call = UncheckedCall(work)
             let result: UncheckedResult<T> = await withUnsafeContinuation { continuation in
-                enqueue {
-                    continuation.resume(returning: UncheckedResult(Result { try call.work() }))
-                }
+                enqueue { continuation.resume(returning: call.run()) }
             }
             return try result.value.get()
         }
@@ -113,12 +128,12 @@ package final class WorkLane: @unchecked Sendable {
     package func enqueue(_ job: @escaping @Sendable () -> Void) {
         pthread_mutex_lock(mutex)
         jobs.append(job)
-        let startsThread = idle == 0 && threads < maxThreads
-        if startsThread { threads += 1 }
+        let newThread = idle == 0 && threads < maxThreads ? threads : nil
+        if newThread != nil { threads += 1 }
         let wakesThread = idle > 0
         pthread_mutex_unlock(mutex)
         if wakesThread { pthread_cond_signal(wake) }
-        if startsThread { startThread() }
+        if let newThread { startThread(index: newThread) }
     }
 
     /// The jobs queued and not yet started, and the threads running now:
@@ -144,8 +159,9 @@ package final class WorkLane: @unchecked Sendable {
         }
     }
 
-    private func startThread() {
-        let context = Unmanaged.passRetained(self).toOpaque()
+    private func startThread(index: Int) {
+        let context = UnsafeMutablePointer<LaneThread>.allocate(capacity: 1)
+        context.initialize(to: LaneThread(lane: self, index: index))
         var attributes = pthread_attr_t()
         pthread_attr_init(&attributes)
         defer { pthread_attr_destroy(&attributes) }
@@ -177,10 +193,26 @@ package final class WorkLane: @unchecked Sendable {
     }
 }
 
-/// The entry point of a lane's thread: the context is the lane, retained
-/// for the thread's life (which is the process's).
+/// What a lane's thread knows of itself: its lane (held for the thread's
+/// life, which is the process's) and its place among the lane's threads.
+private struct LaneThread {
+    let lane: WorkLane
+    let index: Int
+}
+
+/// Where each lane thread keeps its ``LaneThread`` (``WorkLane/current``).
+private let currentThreadKey: pthread_key_t = {
+    var key = pthread_key_t()
+    let status = pthread_key_create(&key, nil)
+    precondition(status == 0, "cannot make a thread-specific key (error \(status))")
+    return key
+}()
+
+/// The entry point of a lane's thread; the context is its ``LaneThread``,
+/// never freed.
 private func laneThreadMain(_ context: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
-    let lane = Unmanaged<WorkLane>.fromOpaque(context!).takeUnretainedValue()
+    pthread_setspecific(currentThreadKey, context)
+    let lane = context!.load(as: LaneThread.self).lane
     lane.prepareThread()
     lane.serve()
     return nil
@@ -217,9 +249,20 @@ private struct JobQueue {
 
 /// A synchronous call handed to a lane's thread while its caller waits
 /// (see ``WorkLane/run(_:)``).
-private struct UncheckedCall<T>: @unchecked Sendable {
-    let work: () throws -> T
+///
+/// A class that lets go of `work` before the result goes back: the caller
+/// resumes at once, and `withoutActuallyEscaping` traps if the closure is
+/// still referenced then — as it was, now and then, by the lane thread's
+/// job that had not yet been released.
+private final class UncheckedCall<T>: @unchecked Sendable {
+    private var work: (() throws -> T)?
     init(_ work: @escaping () throws -> T) { self.work = work }
+
+    func run() -> UncheckedResult<T> {
+        let result = UncheckedResult(Result { try work!() })
+        work = nil
+        return result
+    }
 }
 
 /// The call's result handed back to its caller, which was suspended all

@@ -24,7 +24,7 @@ import Testing
                 #expect(response.status == 403)
                 #expect(response.errorCode == "writes_disabled")
             }
-            #expect(try fixture.catalog.count(list: "seoul") == 44)
+            await #expect(try fixture.catalog.count(list: "seoul") == 44)
         }
     }
 
@@ -58,15 +58,15 @@ import Testing
             #expect(wrongScope.status == 403)
             #expect(wrongScope.errorCode == "insufficient_scope")
             #expect(wrongScope.text.contains("test-reader"))
-            #expect(try fixture.catalog.count(list: "seoul") == 44)
+            await #expect(try fixture.catalog.count(list: "seoul") == 44)
 
             let written = try await client.checked(
                 .post, Self.importPath, template: "/lists/{name}/import", headers: fixture.writeHeaders(), body: Self.csv)
             #expect(written.status == 200)
-            #expect(try fixture.catalog.count(list: "seoul") == 1)
+            await #expect(try fixture.catalog.count(list: "seoul") == 1)
 
             // Revoked: refused from the next request on.
-            try fixture.catalog.revokeToken(named: "test-writer")
+            try await fixture.catalog.revokeToken(named: "test-writer")
             let revoked = try await client.checked(
                 .post, Self.importPath, template: "/lists/{name}/import", headers: fixture.writeHeaders(), body: Self.csv)
             #expect(revoked.status == 403)
@@ -103,11 +103,11 @@ import Testing
         }
         // A used token shows when (recorded in the background: waited for, bounded).
         let deadline = ContinuousClock.now + .seconds(5)
-        while try fixture.catalog.tokens().first(where: { $0.name == "test-reader" })?.lastUsed == nil, ContinuousClock.now < deadline {
+        while try await fixture.catalog.tokens().first(where: { $0.name == "test-reader" })?.lastUsed == nil, ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(20))
         }
-        #expect(try fixture.catalog.tokens().first { $0.name == "test-reader" }?.lastUsed != nil)
-        #expect(try fixture.catalog.tokens().first { $0.name == "test-writer" }?.lastUsed != nil)
+        await #expect(try fixture.catalog.tokens().first { $0.name == "test-reader" }?.lastUsed != nil)
+        await #expect(try fixture.catalog.tokens().first { $0.name == "test-writer" }?.lastUsed != nil)
     }
 
     @Test func aSessionFollowsTheReadRuleWithTheTokenInTheQuery() async throws {

@@ -22,7 +22,7 @@ import Testing
                 #expect(response.status == 400, "\(name): \(response.text)")
                 #expect(response.text.contains("a list name cannot hold U+"))
             }
-            #expect(try fixture.catalog.lists().map(\.name) == ["seoul"])
+            await #expect(try fixture.catalog.lists().map(\.name) == ["seoul"])
         }
     }
 

@@ -79,7 +79,7 @@ import Testing
                     "/lists/stalled/import?format=csv",
                     headers: [("Host", "127.0.0.1"), ("Authorization", "Bearer \(fixture.writeToken ?? "")")], body: part))
             #expect(whole.status == 200, "\(whole.body)")
-            #expect(try fixture.catalog.count(list: "stalled") == 2)
+            await #expect(try fixture.catalog.count(list: "stalled") == 2)
         }
     }
 

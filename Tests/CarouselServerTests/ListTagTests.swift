@@ -60,10 +60,10 @@ import Testing
 
             // A rename onto a name changes that name's tag; deleting and
             // making a list again never brings an old tag back.
-            try fixture.catalog.renameList("b", to: "c")
+            try await fixture.catalog.renameList("b", to: "c")
             let c = try await tag(client, "/lists/c/stores")
             #expect(c != newB)
-            try fixture.catalog.deleteList("c")
+            try await fixture.catalog.deleteList("c")
             try await importB(client, fixture)
             let remade = try await tag(client, "/lists/b/stores")
             #expect(![b, newB, c].contains(remade))

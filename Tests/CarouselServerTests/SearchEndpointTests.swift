@@ -13,7 +13,7 @@ import Testing
     @Test func searchesPageAndRankAsTheCatalogDoes() async throws {
         let fixture = try ServerFixture()
         let catalog = fixture.catalog
-        let expectedNear = try catalog.search(
+        let expectedNear = try await catalog.search(
             StoreSearch(
                 list: "seoul", area: .near(Coordinate(latitude: 37.5665, longitude: 126.978), withinMeters: 2_000), limit: 100))
         try await fixture.application.test(.router) { client in

@@ -112,7 +112,7 @@ import Testing
                     if case .text(let text) = message { received.append(text) }
                     if !deleted, !received.of("marker").isEmpty {
                         deleted = true
-                        _ = try fixture.catalog.deleteList("seoul")
+                        _ = try await fixture.catalog.deleteList("seoul")
                     }
                 }
             }

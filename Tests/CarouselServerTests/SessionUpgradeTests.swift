@@ -69,7 +69,7 @@ import Testing
             let admitted = try await RawHTTP.exchange(
                 port: port, RawHTTP.upgrade("/lists/seoul/session?token=\(fixture.readToken)", port: port), readTimeout: 1)
             #expect(admitted.status == 101)
-            try fixture.catalog.revokeToken(named: "test-reader")
+            try await fixture.catalog.revokeToken(named: "test-reader")
             let revoked = try await RawHTTP.exchange(port: port, RawHTTP.upgrade("/lists/seoul/session?token=\(fixture.readToken)", port: port))
             Self.expectJSONError(revoked, status: 401, code: "invalid_token")
             // A valid token for an unknown list: the list's 404.

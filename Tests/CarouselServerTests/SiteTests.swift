@@ -46,7 +46,7 @@ import Testing
                 .post, "/lists/seoul/import?format=csv&replace=true", template: "/lists/{name}/import", headers: headers, body: Self.csv)
             #expect(foreign.status == 403)
             #expect(foreign.errorCode == "origin_not_allowed")
-            #expect(try fixture.catalog.count(list: "seoul") == 44)
+            await #expect(try fixture.catalog.count(list: "seoul") == 44)
             // The page's own origin (the Host it was loaded from) may write.
             let own = try await RawHTTP.exchange(
                 port: port,
@@ -58,7 +58,7 @@ import Testing
                     ],
                     body: Self.csv))
             #expect(own.status == 200, "\(own.body)")
-            #expect(try fixture.catalog.count(list: "seoul") == 1)
+            await #expect(try fixture.catalog.count(list: "seoul") == 1)
             // A session from a foreign origin is not upgraded.
             let session = try await RawHTTP.exchange(
                 port: port, RawHTTP.upgrade("/lists/seoul/session", port: port, extra: [("Origin", "http://evil.example")]))

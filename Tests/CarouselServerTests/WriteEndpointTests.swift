@@ -48,11 +48,11 @@ import Testing
                 .post, "/lists/seoul/import?format=csv", template: "/lists/{name}/import", headers: fixture.writeHeaders(), body: Self.csv)
             #expect(again.status == 409)
             #expect(again.errorCode == "list_exists")
-            #expect(try fixture.catalog.count(list: "seoul") == 44)
+            await #expect(try fixture.catalog.count(list: "seoul") == 44)
             let replaced = try await client.checked(
                 .post, "/lists/seoul/import?format=csv&replace=true", template: "/lists/{name}/import", headers: fixture.writeHeaders(), body: Self.csv)
             #expect(replaced.status == 200)
-            #expect(try fixture.catalog.count(list: "seoul") == 2)
+            await #expect(try fixture.catalog.count(list: "seoul") == 2)
         }
     }
 
@@ -67,13 +67,13 @@ import Testing
             let report = try #require((rejected.object["error"] as? [String: Any])?["report"] as? [String: Any])
             #expect(report["imported"] as? Int == 0)
             #expect((report["errors"] as? [Any])?.isEmpty == false)
-            #expect(try fixture.catalog.lists().map(\.name) == ["seoul"])
+            await #expect(try fixture.catalog.lists().map(\.name) == ["seoul"])
 
             let skipped = try await client.checked(
                 .post, "/lists/bad/import?format=csv&skipInvalid=true", template: "/lists/{name}/import", headers: fixture.writeHeaders(), body: body)
             #expect(skipped.status == 200)
             #expect((skipped.object["rejected"] as? Int ?? 0) > 0)
-            #expect(try fixture.catalog.count(list: "bad") == skipped.object["imported"] as? Int)
+            await #expect(try fixture.catalog.count(list: "bad") == skipped.object["imported"] as? Int)
         }
     }
 
@@ -93,7 +93,7 @@ import Testing
                 .post, "/lists/x/import?format=csv", template: "/lists/{name}/import", headers: fixture.writeHeaders(),
                 body: Self.csv + String(repeating: "z1,Z,1,1\n", count: 20))
             #expect(large.status == 413)
-            #expect(try fixture.catalog.lists().map(\.name) == ["seoul"])
+            await #expect(try fixture.catalog.lists().map(\.name) == ["seoul"])
         }
     }
 
@@ -109,7 +109,7 @@ import Testing
             #expect(response.status == 200)
             #expect(response.object["imported"] as? Int == 5000)
         }
-        #expect(try fixture.catalog.count(list: "big") == 5000)
+        await #expect(try fixture.catalog.count(list: "big") == 5000)
     }
 
     @Test func simulateAnswersTheTimelineOfTheCLI() async throws {

@@ -147,7 +147,7 @@ struct PostgresCatalogTests {
             for list in ["world", "kr", "kr-by-name", "kr-by-distance"] {
                 #expect(try await postgres.count(list: list) == sqlite.count(list: list))
                 #expect(try await postgres.stores(list: list) == sqlite.stores(list: list), "order of \(list)")
-                for position in [0, 1, 57, try sqlite.count(list: list) - 1] {
+                for position in await [0, 1, 57, try sqlite.count(list: list) - 1] {
                     #expect(try await postgres.store(list: list, at: position) == sqlite.store(list: list, at: position))
                 }
             }
@@ -170,7 +170,7 @@ struct PostgresCatalogTests {
                 for (limit, within, list) in [(1, nil, nil), (10, nil, nil), (25, 500_000.0, nil), (10, nil, "kr"), (5, 50_000.0, "kr")]
                     as [(Int, Double?, String?)]
                 {
-                    Self.expectSame(
+                    await Self.expectSame(
                         try await postgres.nearest(to: origin, limit: limit, withinMeters: within, list: list),
                         try sqlite.nearest(to: origin, limit: limit, withinMeters: within, list: list),
                         "nearest \(origin) \(limit) \(String(describing: within)) \(list ?? "-")")
@@ -237,7 +237,7 @@ struct PostgresCatalogTests {
                     named: "l", from: makeStoreRowReader(for: bad, format: .csv), options: ImportOptions(replace: true))
             } catch let error as CatalogError { errorP = error }
             do {
-                try sqlite.importList(named: "l", from: makeStoreRowReader(for: bad, format: .csv), options: ImportOptions(replace: true))
+                try await sqlite.importList(named: "l", from: makeStoreRowReader(for: bad, format: .csv), options: ImportOptions(replace: true))
             } catch let error as CatalogError { errorS = error }
             #expect(errorP != nil)
             #expect(errorP == errorS)
@@ -245,7 +245,7 @@ struct PostgresCatalogTests {
 
             let skipP = try await postgres.importList(
                 named: "l", from: makeStoreRowReader(for: bad, format: .csv), options: ImportOptions(skipInvalid: true, replace: true))
-            let skipS = try sqlite.importList(
+            let skipS = try await sqlite.importList(
                 named: "l", from: makeStoreRowReader(for: bad, format: .csv), options: ImportOptions(skipInvalid: true, replace: true))
             #expect(skipP == skipS)
             #expect(try await postgres.stores(list: "l") == sqlite.stores(list: "l"))
@@ -291,7 +291,7 @@ struct PostgresCatalogTests {
                                     named: "l", from: makeStoreRowReader(for: path, format: .csv), options: options))
                         } catch let error as CatalogError { outcomeP = .failure(error) }
                         do {
-                            outcomeS = .success(
+                            outcomeS = await .success(
                                 try sqlite.importList(named: "l", from: makeStoreRowReader(for: path, format: .csv), options: options))
                         } catch let error as CatalogError { outcomeS = .failure(error) }
                         #expect(outcomeP == outcomeS, "\(what)")
@@ -356,7 +356,7 @@ struct PostgresCatalogTests {
             try await b.importList(named: "kr", from: Self.reader("geonames-kr.csv"), options: ImportOptions(replace: true, order: .name))
             let renewed = try #require(try await b.listVersion(named: "kr"))
             #expect(renewed > version)
-            try sqlite.importList(named: "kr", from: Self.reader("geonames-kr.csv"), options: ImportOptions(replace: true, order: .name))
+            try await sqlite.importList(named: "kr", from: Self.reader("geonames-kr.csv"), options: ImportOptions(replace: true, order: .name))
             #expect(try await a.clusters(list: "kr", zoom: 9, box: box) == sqlite.clusters(list: "kr", zoom: 9, box: box))
             #expect(try await stored() == [renewed])
         }

@@ -62,6 +62,9 @@ final class ReadSnapshot: Sendable {
         self.lifetime = lifetime
     }
 
+    /// How many write transactions of this process have ended so far.
+    static var writesSoFar: UInt64 { writes.load() }
+
     /// Records that a write transaction of this process has ended: no
     /// snapshot taken before it is used again.
     static func noteWrite() {

@@ -1,0 +1,281 @@
+import Clustering
+import Foundation
+import Geo
+import Locks
+import WorkLanes
+
+/// The SQLite catalog as a ``CatalogEngine``: every async call runs its
+/// SQLite work on a `WorkLane` (docs/concurrency.md), never on the caller's
+/// thread, so that a cooperative thread, an event loop or the main actor
+/// that awaits it is free meanwhile.
+///
+/// Each async method is the synchronous one of the same name, run on the
+/// lane its work belongs to, as GRDB's `read` and `write` come in both
+/// forms: in an `async` context the compiler picks these (and asks for
+/// `await`), elsewhere the synchronous ones.
+/// - Short reads a person waits for go to the interactive lane.
+/// - Reads of a whole list or catalog, cluster indexes and searches go to
+///   the bulk lane.
+/// - Writes go to the writes lane, one at a time.
+///
+/// A catalog made by ``concurrentReader()`` reads on a connection of the
+/// lane thread it runs on (opened on its first read there), so that reads
+/// run beside each other, as many at once as the lanes have threads, and
+/// never wait for one another's connection.
+extension Catalog: CatalogEngine, CatalogChangeWatch {
+    public var location: String { path }
+
+    public var latestSchemaVersion: Int { Self.latestSchemaVersion }
+
+    public func concurrentReader() throws -> (any CatalogEngine)? {
+        isInMemory
+            ? nil
+            : try Catalog(path: path, access: .read, readSnapshotLifetime: Self.serverReadSnapshotLifetime, readsOnLaneConnections: true)
+    }
+
+    public func changeWatch() throws -> (any CatalogChangeWatch)? {
+        isInMemory ? nil : try Catalog(path: path, access: .read, readSnapshotLifetime: Self.serverReadSnapshotLifetime)
+    }
+
+    /// How long the reads of a server's connection share one read
+    /// transaction: a millisecond.
+    ///
+    /// Beginning and ending a read transaction is a quarter of a store
+    /// lookup (an `fcntl` lock on the WAL index each way), and a server
+    /// reads in bursts — a page of a list, the candidates of a nearest
+    /// search, many clients at once. The staleness this allows is bounded
+    /// by it: a commit made by another process (a `carousel import` beside
+    /// the server) is seen at most a millisecond late. A server's own
+    /// imports are seen at once, since every write of the process ends the
+    /// snapshots taken before it.
+    public static let serverReadSnapshotLifetime = Duration.milliseconds(1)
+
+    // MARK: Where the work runs
+
+    /// Runs `body` on `lane` with the connection reads there use: this
+    /// catalog's own, or the lane thread's (``concurrentReader()``).
+    func onLane<T>(_ lane: WorkLane, _ body: (Catalog) throws -> T) async throws -> T {
+        try await lane.run { try body(try laneConnection()) }
+    }
+
+    /// Runs `body` on the writes lane with this catalog's own connection.
+    func writing<T>(_ body: (Catalog) throws -> T) async throws -> T {
+        try await WorkLane.writes.run { try body(self) }
+    }
+
+    /// The connection of the lane thread this runs on, when this catalog
+    /// reads on such connections; else the catalog itself.
+    private func laneConnection() throws -> Catalog {
+        guard let laneConnections, let (lane, thread) = WorkLane.current else { return self }
+        return try laneConnections.connection(lane: lane, thread: thread)
+    }
+
+    // MARK: Reads a person waits for
+
+    public func lists() async throws -> [ListSummary] {
+        try await onLane(.interactive) { try $0.lists() }
+    }
+
+    public func count(list: String) async throws -> Int {
+        try await onLane(.interactive) { try $0.count(list: list) }
+    }
+
+    public func store(list: String, at position: Int) async throws -> Store {
+        try await onLane(.interactive) { try $0.store(list: list, at: position) }
+    }
+
+    public func location(list: String, at position: Int) async throws -> StorePin {
+        try await onLane(.interactive) { try $0.location(list: list, at: position) }
+    }
+
+    public func position(ofStore id: String, inList list: String) async throws -> Int? {
+        try await onLane(.interactive) { try $0.position(ofStore: id, inList: list) }
+    }
+
+    public func nearest(to origin: Coordinate, limit: Int, withinMeters: Double?, list: String?) async throws -> [StoreDistance] {
+        try await onLane(.interactive) { try $0.nearest(to: origin, limit: limit, withinMeters: withinMeters, list: list) }
+    }
+
+    public func stores(in box: BoundingBox, list: String?, limit: Int) async throws -> [Store] {
+        try await onLane(.interactive) { try $0.stores(in: box, list: list, limit: limit) }
+    }
+
+    public func stores(list: String, from position: Int, limit: Int) async throws -> [Store] {
+        try await onLane(.interactive) { try $0.stores(list: list, from: position, limit: limit) }
+    }
+
+    public func store(list: String, id: String) async throws -> Store? {
+        try await onLane(.interactive) { try $0.store(list: list, id: id) }
+    }
+
+    public func listVersion(named name: String) async throws -> Int64? {
+        try await onLane(.interactive) { try $0.listVersion(named: name) }
+    }
+
+    public func schemaVersion() async throws -> Int {
+        try await onLane(.interactive) { try $0.schemaVersion() }
+    }
+
+    public func tokens() async throws -> [TokenSummary] {
+        try await onLane(.interactive) { try $0.tokens() }
+    }
+
+    public func hasWriteToken() async throws -> Bool {
+        try await onLane(.interactive) { try $0.hasWriteToken() }
+    }
+
+    public func verifyToken(_ token: String) async throws -> (name: String, scope: TokenScope)? {
+        try await onLane(.interactive) { try $0.verifyToken(token) }
+    }
+
+    /// Read on this catalog's own connection, whose number it is (another
+    /// connection's count is another count); a server asks at every
+    /// request (entity tags, the nearest snapshot's freshness), so the
+    /// number is kept for as long as reads share a snapshot
+    /// (``readSnapshotLifetime``) and no write of this process happened
+    /// since: what a read inside that snapshot would have answered,
+    /// without a trip to the lane. (A commit of another process may then
+    /// show up to two lifetimes late: the snapshot read, and the keeping.)
+    public func dataVersion() async throws -> Int64 {
+        if let kept = dataVersionKept.fresh(lifetime: readSnapshotLifetime) { return kept }
+        let asked = ContinuousClock.now, writes = ReadSnapshot.writesSoFar
+        let version = try await WorkLane.interactive.run { try self.dataVersion() }
+        dataVersionKept.keep(version, asked: asked, writes: writes)
+        return version
+    }
+
+    // MARK: Work measured in milliseconds to seconds
+
+    public func info() async throws -> CatalogInfo {
+        try await onLane(.bulk) { try $0.info() }
+    }
+
+    public func stores(in box: BoundingBox, list: String?) async throws -> [Store] {
+        try await onLane(.bulk) { try $0.stores(in: box, list: list) }
+    }
+
+    public func forEachStore(
+        list: String, offset: Int, limit: Int?, _ body: (_ position: Int, _ store: Store) throws -> Void
+    ) async throws {
+        try await onLane(.bulk) { try $0.forEachStore(list: list, offset: offset, limit: limit, body) }
+    }
+
+    public func forEachStore(
+        list: String, at positions: some Sequence<Int>, _ body: (_ position: Int, _ store: Store) throws -> Void
+    ) async throws {
+        try await onLane(.bulk) { try $0.forEachStore(list: list, at: positions, body) }
+    }
+
+    public func forEachLocation(
+        list: String, _ body: (_ position: Int, _ latitude: Double, _ longitude: Double) throws -> Void
+    ) async throws {
+        try await onLane(.bulk) { try $0.forEachLocation(list: list, body) }
+    }
+
+    public func clusters(list: String, zoom: Double, box: BoundingBox, selected: Int?, options: ClusterOptions) async throws
+        -> [ListMarker]
+    {
+        try await onLane(.bulk) { try $0.clusters(list: list, zoom: zoom, box: box, selected: selected, options: options) }
+    }
+
+    public func clusterLeaves(list: String, cluster id: Int, limit: Int, offset: Int, options: ClusterOptions) async throws
+        -> [ListMarker]
+    {
+        try await onLane(.bulk) { try $0.clusterLeaves(list: list, cluster: id, limit: limit, offset: offset, options: options) }
+    }
+
+    public func unclusterZoom(list: String, position: Int, options: ClusterOptions) async throws -> Int {
+        try await onLane(.bulk) { try $0.unclusterZoom(list: list, position: position, options: options) }
+    }
+
+    /// On this catalog's own connection, not the lane thread's: a search
+    /// reads its list into memory once (``SearchSnapshot``, 272 ms for
+    /// 234,908 stores) and keeps it for the next, per connection.
+    public func search(_ search: StoreSearch) async throws -> SearchPage {
+        try await WorkLane.bulk.run { try self.search(search) }
+    }
+
+    public func nearestSnapshot<Element: Sendable>(maxEntries: Int, _ element: (Store) throws -> Element) async throws
+        -> NearestSnapshot<Element>?
+    {
+        try await onLane(.bulk) { try $0.nearestSnapshot(maxEntries: maxEntries, element) }
+    }
+
+    // MARK: Writes, one at a time
+
+    public func importList(named name: String, from reader: some StoreRowReader, options: ImportOptions) async throws
+        -> ImportReport
+    {
+        try await writing { try $0.importList(named: name, from: reader, options: options) }
+    }
+
+    public func renameList(_ name: String, to newName: String) async throws {
+        try await writing { try $0.renameList(name, to: newName) }
+    }
+
+    public func deleteList(_ name: String) async throws -> ListDeletion {
+        try await writing { try $0.deleteList(name) }
+    }
+
+    public func createToken(named name: String, scope: TokenScope) async throws -> String {
+        try await writing { try $0.createToken(named: name, scope: scope) }
+    }
+
+    public func revokeToken(named name: String) async throws {
+        try await writing { try $0.revokeToken(named: name) }
+    }
+
+    public func noteTokenUsed(named name: String, at date: Date) async throws {
+        try await writing { try $0.noteTokenUsed(named: name, at: date) }
+    }
+}
+
+/// The read connections of a catalog's file, one per lane thread
+/// (``Catalog/concurrentReader()``), opened on the thread's first read.
+final class LaneConnections: Sendable {
+    private let open: @Sendable () throws -> Catalog
+    private let opened = StateLock<[Key: Catalog]>([:])
+
+    private struct Key: Hashable {
+        let lane: ObjectIdentifier
+        let thread: Int
+    }
+
+    init(open: @escaping @Sendable () throws -> Catalog) {
+        self.open = open
+    }
+
+    /// The connection of `thread` of `lane`; called on that thread only,
+    /// so a connection is opened once and used by one thread at a time.
+    func connection(lane: WorkLane, thread: Int) throws -> Catalog {
+        let key = Key(lane: ObjectIdentifier(lane), thread: thread)
+        if let kept = opened.withLock({ $0[key] }) { return kept }
+        let fresh = try open()
+        opened.withLock { $0[key] = fresh }
+        return fresh
+    }
+}
+
+/// The last data version read, with when and after how many of this
+/// process's writes (``Catalog/dataVersion()``).
+final class KeptDataVersion: Sendable {
+    private let kept = StateLock<(version: Int64, asked: ContinuousClock.Instant, writes: UInt64)?>(nil)
+
+    /// The version kept, if younger than `lifetime` and no write happened
+    /// since it was read.
+    func fresh(lifetime: Duration) -> Int64? {
+        guard lifetime > .zero else { return nil }
+        let now = ContinuousClock.now
+        let writes = ReadSnapshot.writesSoFar
+        return kept.withLock { kept in
+            guard let kept, kept.writes == writes, now - kept.asked < lifetime else { return nil }
+            return kept.version
+        }
+    }
+
+    /// Keeps `version`, read from a call made at `asked` after `writes`
+    /// writes of this process.
+    func keep(_ version: Int64, asked: ContinuousClock.Instant, writes: UInt64) {
+        kept.withLock { $0 = (version, asked, writes) }
+    }
+}
