@@ -69,6 +69,9 @@ let package = Package(
         // The PostgreSQL + PostGIS catalog (issue 26): the wire protocol,
         // COPY FROM STDIN included.
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        // Tests only: `TestClock`, so that debounces and sessions are tested
+        // on virtual time (`ClockScheduler`).
+        .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
     ],
     targets: [
         .target(
@@ -144,7 +147,7 @@ let package = Package(
             name: "CarouselServer",
             dependencies: [
                 "StoreCatalog", "Clustering", "CarouselEngine", "Observables", "MapCamera", "MapSync", "MapSyncSimulation", "MapSyncCatalog",
-                "CarouselJSON", "Locks", "TextInput",
+                "CarouselJSON", "Locks", "TextInput", "WorkLanes",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -162,13 +165,13 @@ let package = Package(
         ),
         // The catalog as map sync's store directory: apart from both, so that
         // MapSync never links SQLite and StoreCatalog never knows map sync.
-        .target(name: "MapSyncCatalog", dependencies: ["StoreCatalog", "MapSync", "Locks"]),
+        .target(name: "MapSyncCatalog", dependencies: ["StoreCatalog", "MapSync"]),
         // The command line, as a library: its commands, options and output,
         // run by the two executables below.
         .target(
             name: "CarouselCommandLine",
             dependencies: [
-                "StoreCatalog", "CarouselEngine", "Observables", "MapCamera", "MapSync", "MapSyncSimulation", "MapSyncCatalog",
+                "StoreCatalog", "CarouselEngine", "Observables", "MapCamera", "MapSync", "MapSyncSimulation",
                 "Clustering", "CarouselJSON", "Locks",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -226,7 +229,9 @@ let package = Package(
         ),
         .testTarget(
             name: "ObservablesTests",
-            dependencies: ["Observables", "ObservablesTesting", "Locks", "TestSupport"]
+            dependencies: [
+                "Observables", "ObservablesTesting", "Locks", "TestSupport", .product(name: "Clocks", package: "swift-clocks"),
+            ]
         ),
         .testTarget(
             name: "MapSyncTests",

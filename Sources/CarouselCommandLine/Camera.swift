@@ -5,7 +5,6 @@ import Foundation
 import Locks
 import MapCamera
 import MapSync
-import MapSyncCatalog
 
 extension Carousel {
     /// `carousel camera`: the framed camera for one store, and the
@@ -61,7 +60,7 @@ extension Carousel {
             let current = try from.map { try Self.parseViewpoint($0, for: framing) }
 
             let catalog = try database.openEngineWaiting(access: .read)
-            let stores = try CatalogStoreDirectory(engine: catalog, list: list)
+            let stores = try WaitingStoreDirectory(engine: catalog, list: list)
             guard (0..<stores.count).contains(index) else {
                 throw CLIError(
                     "--index \(index) is out of range: "

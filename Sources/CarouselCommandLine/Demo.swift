@@ -3,7 +3,6 @@ import CarouselEngine
 import CarouselJSON
 import Foundation
 import MapSync
-import MapSyncCatalog
 import MapSyncSimulation
 import StoreCatalog
 
@@ -57,7 +56,7 @@ extension Carousel {
                 named: Self.listName, from: makeStoreRowReader(for: csv, format: .csv), options: ImportOptions(replace: true))
 
             let script = try ScrollScript(json: Data(PackageResources.demo_json))
-            let stores = try CatalogStoreDirectory(engine: catalog, list: Self.listName)
+            let stores = try WaitingStoreDirectory(engine: catalog, list: Self.listName)
             let simulator = try ScrollSimulation(script: script, stores: stores)
             let simulation = try SimulationLimitOptions.naming { try simulator.run(trace: trace, limits: limits.limits) }
             let output = TimelineOutput(timeline: simulation.timeline) { try stores.store(at: $0).name }

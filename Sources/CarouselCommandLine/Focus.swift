@@ -3,7 +3,6 @@ import CarouselEngine
 import CarouselJSON
 import Foundation
 import MapSync
-import MapSyncCatalog
 import MapSyncSimulation
 import StoreCatalog
 
@@ -70,7 +69,7 @@ extension Carousel {
         func run() async throws {
             if let atOffset { return try await atOffset.run() }
             guard let script else { throw CLIError("give --offset X or --script FILE") }
-            let stores = try CatalogStoreDirectory(engine: await database.openEngine(access: .read), list: list)
+            let stores = try WaitingStoreDirectory(engine: await database.openEngine(access: .read), list: list)
             let read = try Simulate.readScript(at: script, layout: layout)
             // Only where the carousel stops matters: no timeline is kept.
             let simulation = try Simulate.simulate(

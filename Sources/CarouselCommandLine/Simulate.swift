@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import MapCamera
 import MapSync
-import MapSyncCatalog
 import MapSyncSimulation
 
 extension Carousel {
@@ -52,7 +51,7 @@ extension Carousel {
 
         func run() throws {
             let script = try Self.readScript(at: script, layout: layout, map: map)
-            let stores = try CatalogStoreDirectory(engine: database.openEngineWaiting(access: .read), list: list)
+            let stores = try WaitingStoreDirectory(engine: database.openEngineWaiting(access: .read), list: list)
             if json {
                 // Each line as it is produced: memory stays flat however
                 // long the timeline (a million-event script included).

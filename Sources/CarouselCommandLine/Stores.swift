@@ -69,8 +69,8 @@ extension Carousel {
             let meter = DistanceFrom(origin)
             var measured: [(distance: Double, position: Int32)] = []
             measured.reserveCapacity(try await catalog.count(list: list))
-            try await catalog.forEachLocation(list: list) { position, latitude, longitude in
-                measured.append((meter.meters(toLatitude: latitude, longitude: longitude), Int32(truncatingIfNeeded: position)))
+            try await catalog.forEachPin(list: list) { position, pin in
+                measured.append((meter.meters(toLatitude: pin.latitude, longitude: pin.longitude), Int32(truncatingIfNeeded: position)))
             }
             // Stable: equal distances keep carousel order.
             measured.sort { ($0.distance, $0.position) < ($1.distance, $1.position) }

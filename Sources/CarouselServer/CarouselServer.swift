@@ -33,10 +33,17 @@ public struct CarouselServer: Sendable {
     package var constantRouteBytes: Int?
     /// The live sessions, counted.
     public let sessions = SessionCounter()
+    /// The lists sessions and simulations show, read once per version.
+    let sharedLists: SharedLists
+    /// What sessions' debounces run on.
+    let sessionClock: any Clock<Duration>
     /// The session cap, taken as upgrades are admitted.
     let sessionSlots: SessionSlots
-    /// The read endpoints' connections.
-    let readers: CatalogReaders
+    /// The catalog the routes read: on SQLite, the same file read on a
+    /// connection per lane thread (`CatalogEngine.concurrentReader()`),
+    /// so that reads run beside each other and beside an import; on
+    /// PostgreSQL, `engine` itself. Writes go to `engine`.
+    let reader: any CatalogEngine
     /// `GET /stores/near` from memory.
     let nearestAnswers: NearestAnswers
     let access: AccessControl
@@ -56,18 +63,24 @@ public struct CarouselServer: Sendable {
     /// the catalog that `GET /stores/near` answers from memory (0: always
     /// through the catalog). Throws when the catalog's change watch cannot
     /// be opened (its file, or its database, is unreachable).
+    ///
+    /// Live sessions' debounces run on `sessionClock`: the wall clock, or a
+    /// test clock that a test advances.
     public init(
         engine: any CatalogEngine, limits: ServerLimits = ServerLimits(), options: ServerOptions = ServerOptions(),
-        nearestInMemoryEntries: Int = standardNearestInMemoryEntries
+        nearestInMemoryEntries: Int = standardNearestInMemoryEntries, sessionClock: any Clock<Duration> = ContinuousClock()
     ) throws {
         self.engine = engine
         self.options = options
-        readers = CatalogReaders(engine: engine)
-        access = AccessControl(readers: readers, requireTokenForReads: options.requireTokenForReads)
+        let reader = try engine.concurrentReader() ?? engine
+        self.reader = reader
+        access = AccessControl(reader: reader, engine: engine, requireTokenForReads: options.requireTokenForReads)
         catalogVersion = try CatalogVersion(engine: engine)
         metrics = options.metrics ? ServerMetrics() : nil
         rateLimiter = options.rateLimit.map { RateLimiter(rate: max(1, $0)) }
-        nearestAnswers = NearestAnswers(engine: engine, watch: catalogVersion.watch, maxEntries: nearestInMemoryEntries)
+        nearestAnswers = NearestAnswers(engine: reader, watch: catalogVersion.watch, maxEntries: nearestInMemoryEntries)
+        sharedLists = SharedLists(engine: reader)
+        self.sessionClock = sessionClock
         sessionSlots = SessionSlots(limit: options.maxSessions)
         self.limits = limits
     }
@@ -108,18 +121,20 @@ public struct CarouselServer: Sendable {
         router.middlewares.add(
             CachingMiddleware(version: catalogVersion, maxAge: options.cacheMaxAge, privately: options.requireTokenForReads))
         PageRoutes().register(on: router)
-        HealthRoutes(readers: readers, metrics: metrics, sessions: sessions, version: catalogVersion).register(on: router)
-        CatalogRoutes(readers: readers, nearestAnswers: nearestAnswers, limits: limits).register(on: router)
-        SearchRoute(readers: readers, limits: limits).register(on: router)
+        HealthRoutes(reader: reader, metrics: metrics, sessions: sessions, version: catalogVersion).register(on: router)
+        CatalogRoutes(reader: reader, nearestAnswers: nearestAnswers, limits: limits).register(on: router)
+        SearchRoute(reader: reader, limits: limits).register(on: router)
         let metrics = metrics
         ImportRoute(
             engine: engine, limits: limits, gate: WorkGate("imports", limit: limits.maxConcurrentImports),
             onImport: { metrics?.recordImport(rows: $0.imported) }
         ).register(on: router)
-        SimulateRoute(engine: engine, limits: limits, gate: WorkGate("simulations", limit: limits.maxConcurrentSimulations))
+        SimulateRoute(lists: sharedLists, limits: limits, gate: WorkGate("simulations", limit: limits.maxConcurrentSimulations))
             .register(on: router)
-        SessionRoute(engine: engine, limits: limits, sessions: sessions, catalogVersion: catalogVersion)
-            .registerFallback(on: router, maxSessions: sessionSlots.limit)
+        SessionRoute(
+            engine: reader, lists: sharedLists, clock: sessionClock, limits: limits, sessions: sessions, catalogVersion: catalogVersion
+        )
+        .registerFallback(on: router, maxSessions: sessionSlots.limit)
         if let constantRouteBytes {
             let body = ByteBuffer(bytes: Self.constantBody(bytes: constantRouteBytes))
             router.get("/constant") { _, _ in
@@ -135,8 +150,8 @@ public struct CarouselServer: Sendable {
     public func webSocketRouter() -> Router<CarouselRequestContext> {
         let router = Router(context: CarouselRequestContext.self)
         SessionRoute(
-            engine: engine, limits: limits, sessions: sessions, idleTimeout: options.sessionIdleTimeout,
-            catalogVersion: catalogVersion
+            engine: reader, lists: sharedLists, clock: sessionClock, limits: limits, sessions: sessions,
+            idleTimeout: options.sessionIdleTimeout, catalogVersion: catalogVersion
         ).register(on: router)
         return router
     }
@@ -192,7 +207,7 @@ public struct CarouselServer: Sendable {
             ws: WebSocketServerConfiguration(maxFrameSize: limits.maxSessionMessage))
         let webSocketResponder = webSocketRouter().buildResponder()
         let gate = SessionGate(
-            policy: SitePolicy(options: options), access: access, readers: readers, slots: sessionSlots,
+            policy: SitePolicy(options: options), access: access, reader: reader, slots: sessionSlots,
             requireCredentials: options.requireTokenForReads)
         return HTTPServerBuilder { responder in
             let channel = GuardedUpgradeChannel(

@@ -3,12 +3,13 @@ import Clustering
 import Hummingbird
 import HummingbirdWebSocket
 import StoreCatalog
+import WorkLanes
 
 /// The catalog's read endpoints: lists, a list's stores page by page, one
 /// store, nearest stores and stores in a box — the documents of the CLI's
 /// `lists`, `stores`, `near` and `bbox --json`.
 struct CatalogRoutes {
-    let readers: CatalogReaders
+    let reader: any CatalogEngine
     let nearestAnswers: NearestAnswers
     let limits: ServerLimits
 
@@ -23,7 +24,7 @@ struct CatalogRoutes {
 
     /// `[{"name","count"}]`.
     func lists() async throws -> Response {
-        .json(CatalogJSON.lists(try await readers.read { try await $0.lists() }))
+        .json(CatalogJSON.lists(try await reader.lists() ))
     }
 
     /// `{"stores": [...], "next": CURSOR-or-null}` in carousel order.
@@ -33,7 +34,7 @@ struct CatalogRoutes {
         let limit = try query.limit(default: 100)
         let start = try query.text("cursor").map { text throws(APIError) in try StoreCursor(token: text) }?.position ?? 0
         // One more than asked tells whether a next page exists without a count.
-        let found = try await readers.read { try await $0.stores(list: list, from: start, limit: limit + 1) }
+        let found = try await reader.stores(list: list, from: start, limit: limit + 1) 
         let page = found.prefix(limit)
         let next = found.count > limit ? StoreJSON.quoted(StoreCursor(position: start + limit).token) : "null"
         return .json(stores: page.map { ($0, nil) }, next: next)
@@ -43,7 +44,7 @@ struct CatalogRoutes {
     func store(_ request: Request, _ context: some RequestContext) async throws -> Response {
         let list = try request.pathParameter("list", context: context)
         let id = try request.pathParameter("id", context: context)
-        guard let store = try await readers.read({ try await $0.store(list: list, id: id) }) else {
+        guard let store = try await reader.store(list: list, id: id)  else {
             throw APIError(.notFound, "store_not_found", "list '\(list)' holds no store with id '\(id)'")
         }
         return .json(StoreJSON.object(store))
@@ -64,7 +65,7 @@ struct CatalogRoutes {
         if let answer = try await nearestAnswers.answer(to: origin, limit: limit, withinMeters: withinMeters, list: list) {
             return .json(answer)
         }
-        let found = try await readers.read { try await $0.nearest(to: origin, limit: limit, withinMeters: withinMeters, list: list) }
+        let found = try await reader.nearest(to: origin, limit: limit, withinMeters: withinMeters, list: list) 
         return .json(stores: found.map { ($0.store, $0.distanceMeters) })
     }
 
@@ -81,7 +82,7 @@ struct CatalogRoutes {
         }
         let limit = try query.limit(default: limits.maxLimit)
         let list = try query.name("list")
-        let found = try await readers.read { try await $0.stores(in: box, list: list, limit: limit) }
+        let found = try await reader.stores(in: box, list: list, limit: limit) 
         return .json(stores: found.map { ($0, nil) })
     }
 
@@ -105,10 +106,9 @@ struct CatalogRoutes {
             throw APIError.badParameter(error.reason)
         }
         let selected = try query.integer("selected", in: 0...Int(Int32.max))
-        let engine = readers.engine
-        let markers = try await Offload.run {
-            try await engine.clusters(list: list, zoom: zoom, box: box, selected: selected, options: ClusterOptions())
-        }
-        return .json(ClusterJSON.array(markers))
+        let markers = try await reader.clusters(list: list, zoom: zoom, box: box, selected: selected, options: ClusterOptions())
+        // A world box at a high zoom is tens of thousands of markers: their
+        // JSON is bulk work too, kept off the connection's event loop.
+        return .json(try await WorkLane.bulk.run { ClusterJSON.array(markers) })
     }
 }

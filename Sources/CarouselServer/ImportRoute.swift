@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import HummingbirdWebSocket
 import StoreCatalog
+import WorkLanes
 
 /// `POST /lists/{name}/import?format=&replace=&skipInvalid=`: the body is a
 /// store file, imported with the rules of `carousel import` (all or
@@ -49,8 +50,8 @@ struct ImportRoute {
         try await Self.stream(
             request.body, to: file, limit: limits.maxImportBody, declaredLength: request.headers[.contentLength].flatMap { Int($0) })
 
-        let engine = engine
-        let report = try await Offload.run { try await Self.importFile(file, format: format, into: engine, list: list, options: options) }
+        // On SQLite, on the writes lane, one import at a time.
+        let report = try await Self.importFile(file, format: format, into: engine, list: list, options: options)
         onImport(report)
         return .json(CatalogJSON.importReport(report), status: .ok)
     }
@@ -101,11 +102,27 @@ struct ImportRoute {
     /// for a cut body that would end the sequence instead of throwing:
     /// its rows must not be imported as if they were the whole file.
     static func stream(_ body: RequestBody, to file: URL, limit: Int, declaredLength: Int? = nil) async throws {
-        guard FileManager.default.createFile(atPath: file.path, contents: nil),
-            let handle = try? FileHandle(forWritingTo: file)
-        else { throw APIError.storageFull("the upload") }
+        // The file is written on the bulk lane, a mebibyte at a time: a
+        // write to disk may wait, and no event loop does.
+        let handle = try await WorkLane.bulk.run { () throws(APIError) -> FileHandle in
+            guard FileManager.default.createFile(atPath: file.path, contents: nil),
+                let handle = try? FileHandle(forWritingTo: file)
+            else { throw APIError.storageFull("the upload") }
+            return handle
+        }
         defer { try? handle.close() }
         var written = 0
+        var pending = ByteBuffer()
+        func flush() async throws {
+            guard pending.readableBytes > 0 else { return }
+            let bytes = pending
+            pending.clear()
+            do {
+                try await WorkLane.bulk.run { try handle.write(contentsOf: bytes.readableBytesView) }
+            } catch {
+                throw storageError(error, what: "the upload")
+            }
+        }
         var chunks = body.makeAsyncIterator()
         while true {
             let next: ByteBuffer?
@@ -119,17 +136,15 @@ struct ImportRoute {
                 // nothing of it is imported.
                 throw APIError(.badRequest, "incomplete_body", "the connection ended before the body was complete")
             }
-            guard let chunk = next else { break }
+            guard var chunk = next else { break }
             written += chunk.readableBytes
             guard written <= limit else {
                 throw APIError.tooLarge("the body is over \(limit) bytes; split the import")
             }
-            do {
-                try handle.write(contentsOf: chunk.readableBytesView)
-            } catch {
-                throw storageError(error, what: "the upload")
-            }
+            pending.writeBuffer(&chunk)
+            if pending.readableBytes >= Self.spoolWriteBytes { try await flush() }
         }
+        try await flush()
         if let declaredLength, written != declaredLength {
             throw APIError(.badRequest, "incomplete_body", "the body ended after \(written) of its \(declaredLength) bytes")
         }
@@ -145,6 +160,10 @@ struct ImportRoute {
 
     /// The temporary folders of uploads: `carousel-import-PID-UUID`.
     static let folderPrefix = "carousel-import-"
+
+    /// How much of an upload is gathered before a write to its spool file:
+    /// a mebibyte, so that a 22 MiB upload is 22 trips to the bulk lane.
+    static let spoolWriteBytes = 1 << 20
 
     /// A failure to store an upload in HTTP terms, naming no path: 507 for
     /// a full disk, else 503 (a temporary folder that went away, a quota).

@@ -105,17 +105,14 @@ final class NearestAnswers: Sendable {
         return try await build(version: version)
     }
 
-    /// Reads the snapshot through a reader of its own (off the request
-    /// threads, ``Offload``): it is at `version` or later, so a request
-    /// that sees a later version builds again rather than trust it.
+    /// Reads the snapshot (on SQLite, on the bulk lane): it is at `version`
+    /// or later, so a request that sees a later version builds again
+    /// rather than trust it.
     private func build(version: Int64) async throws -> Bool {
         defer { state.withLock { $0.isBuilding = false } }
         guard let source else { return false }
         let maxEntries = maxEntries
-        let snapshot = try await Offload.run {
-            let reader = try source.engine.concurrentReader() ?? source.engine
-            return try await reader.nearestSnapshot(maxEntries: maxEntries, StoreJSON.openObject)
-        }
+        let snapshot = try await source.engine.nearestSnapshot(maxEntries: maxEntries, StoreJSON.openObject)
         state.withLock { state in
             if let snapshot {
                 state.snapshot = snapshot

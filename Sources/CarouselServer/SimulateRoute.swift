@@ -8,12 +8,14 @@ import MapSyncSimulation
 import NIOCore
 import StoreCatalog
 import TextInput
+import WorkLanes
 
 /// `POST /simulate` with `{"list": NAME, "script": {…}, "trace": false}`:
 /// the script run in virtual time, its timeline as a JSON array of the
 /// lines `simulate --json` prints.
 struct SimulateRoute {
-    let engine: any CatalogEngine
+    /// The lists simulations run over, shared with live sessions.
+    let lists: SharedLists
     let limits: ServerLimits
     /// The runs going on now, at most ``ServerLimits/maxConcurrentSimulations``.
     let gate: WorkGate
@@ -36,16 +38,17 @@ struct SimulateRoute {
             throw APIError.tooLarge("the body is over \(limits.maxJSONBody) bytes")
         }
         let (list, script, trace) = try Self.parse(Data(buffer: body), limits: limits)
-        let engine = engine
+        let stores: CatalogStoreDirectory
+        do {
+            guard let version = try await lists.engine.listVersion(named: list) else { throw CatalogError.listNotFound(list) }
+            stores = try await lists.directory(list: list, version: version)
+        } catch let error as CatalogError {
+            throw APIError(error)
+        }
         let maxBytes = limits.maxTimelineBytes, simulationLimits = limits.simulation
-        let timeline = try await Offload.run { () throws -> String in
-            let stores: CatalogStoreDirectory
-            do {
-                stores = try CatalogStoreDirectory(engine: engine, list: list)
-            } catch let error as CatalogError {
-                throw APIError(error)
-            }
-            return try Self.timeline(of: script, over: stores, trace: trace, limits: simulationLimits, maxBytes: maxBytes)
+        // Seconds of computation for a long script: bulk work.
+        let timeline = try await WorkLane.bulk.run {
+            try Self.timeline(of: script, over: stores, trace: trace, limits: simulationLimits, maxBytes: maxBytes)
         }
         return .json(timeline)
     }

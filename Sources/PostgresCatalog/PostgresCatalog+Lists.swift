@@ -123,18 +123,16 @@ extension PostgresCatalog: CatalogEngine {
 
     /// Calls `body` with the position and coordinates of each store of
     /// `list`, in carousel order, streamed.
-    public func forEachLocation(
-        list: String, _ body: (_ position: Int, _ latitude: Double, _ longitude: Double) throws -> Void
-    ) async throws {
+    public func forEachPin(list: String, _ body: (_ position: Int, _ pin: StorePin) throws -> Void) async throws {
         try await withConnection { connection in
             let key = try await listKey(list, connection)
             let rows = try await connection.query(
                 """
-                SELECT i.position, s.latitude, s.longitude FROM list_items AS i JOIN stores AS s ON s.key = i.store
+                SELECT i.position, s.id, s.latitude, s.longitude FROM list_items AS i JOIN stores AS s ON s.key = i.store
                 WHERE i.list = \(key) ORDER BY i.position
                 """, logger: logger)
-            for try await row in rows.decode((Int64, Double, Double).self) {
-                try body(Int(row.0), row.1, row.2)
+            for try await row in rows.decode((Int64, String, Double, Double).self) {
+                try body(Int(row.0), StorePin(id: row.1, latitude: row.2, longitude: row.3))
             }
         }
     }

@@ -166,10 +166,8 @@ extension Catalog: CatalogEngine, CatalogChangeWatch {
         try await onLane(.bulk) { try $0.forEachStore(list: list, at: positions, body) }
     }
 
-    public func forEachLocation(
-        list: String, _ body: (_ position: Int, _ latitude: Double, _ longitude: Double) throws -> Void
-    ) async throws {
-        try await onLane(.bulk) { try $0.forEachLocation(list: list, body) }
+    public func forEachPin(list: String, _ body: (_ position: Int, _ pin: StorePin) throws -> Void) async throws {
+        try await onLane(.bulk) { try $0.forEachPin(list: list, body) }
     }
 
     public func clusters(list: String, zoom: Double, box: BoundingBox, selected: Int?, options: ClusterOptions) async throws

@@ -57,23 +57,22 @@ extension Catalog {
         }
     }
 
-    /// Calls `body` with the position and coordinates of each store of
-    /// `list`, in carousel order: what ordering by distance needs, without
-    /// the rest of each store.
-    public func forEachLocation(
-        list: String, _ body: (_ position: Int, _ latitude: Double, _ longitude: Double) throws -> Void
-    ) throws {
+    /// Calls `body` with the position and pin (id and coordinates) of each
+    /// store of `list`, in carousel order: what a map's markers and an
+    /// order by distance need, without the rest of each store.
+    public func forEachPin(list: String, _ body: (_ position: Int, _ pin: StorePin) throws -> Void) throws {
         try read { db in
             let key = try listKey(list, db)
             let statement = try RawStatement.cached(
                 """
-                SELECT i.position, s.latitude, s.longitude FROM list_items AS i JOIN stores AS s ON s.key = i.store
+                SELECT i.position, s.id, s.latitude, s.longitude FROM list_items AS i JOIN stores AS s ON s.key = i.store
                 WHERE i.list = ? ORDER BY i.position
                 """, in: db)
             defer { statement.reset() }
             statement.bind(key, at: 1)
             while try statement.step() {
-                try body(Int(statement.int64(0)), statement.double(1), statement.double(2))
+                let pin = StorePin(id: statement.text(1) ?? "", latitude: statement.double(2), longitude: statement.double(3))
+                try body(Int(statement.int64(0)), pin)
             }
         }
     }

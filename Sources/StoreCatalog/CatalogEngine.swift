@@ -61,10 +61,10 @@ public protocol CatalogEngine: Sendable {
     func forEachStore(list: String, at positions: some Sequence<Int>, _ body: (_ position: Int, _ store: Store) throws -> Void)
         async throws
 
-    /// Calls `body` with the position and coordinates of each store of
-    /// `list`, in carousel order.
-    func forEachLocation(list: String, _ body: (_ position: Int, _ latitude: Double, _ longitude: Double) throws -> Void)
-        async throws
+    /// Calls `body` with the position and pin (id and coordinates) of each
+    /// store of `list`, in carousel order: what a map's markers and an
+    /// order by distance need, without the rest of each store.
+    func forEachPin(list: String, _ body: (_ position: Int, _ pin: StorePin) throws -> Void) async throws
 
     /// The `limit` stores nearest to `origin` by great-circle distance,
     /// nearest first (ties by store key), optionally within `withinMeters`

@@ -23,18 +23,43 @@ import Testing
         return (catalog, directory)
     }
 
-    @Test func pinsAndPositionsComeFromTheList() throws {
+    @Test func pinsAndPositionsComeFromTheList() async throws {
         let (catalog, directory) = try catalog(["seoul": [("a", 37.5, 127.0), ("b", 37.6, 127.1), ("c", 37.7, 127.2)]])
         _ = directory
-        let stores = try CatalogStoreDirectory(engine: catalog, list: "seoul")
+        let stores = try await CatalogStoreDirectory(engine: catalog, list: "seoul")
         #expect(stores.count == 3)
         #expect(try stores.pin(at: 1) == StorePin(id: "b", latitude: 37.6, longitude: 127.1))
         #expect(try stores.index(ofStore: "c") == 2)
         #expect(try stores.index(ofStore: "missing") == nil)
-        #expect(throws: CatalogError.self) { try CatalogStoreDirectory(engine: catalog, list: "busan") }
+        #expect(throws: CatalogError.self) { try stores.pin(at: 3) }
+        await #expect(throws: CatalogError.self) { try await CatalogStoreDirectory(engine: catalog, list: "busan") }
     }
 
-    @Test func aReloadedCatalogListKeepsTheFocusedStore() throws {
+    /// The pins are read ahead: once made, the directory answers with the
+    /// catalog gone, so a lookup never waits for SQLite (nor for an import
+    /// holding it).
+    @Test func lookupsAfterTheReadNeverTouchTheCatalog() async throws {
+        let (catalog, directory) = try catalog(["seoul": [("a", 37.5, 127.0), ("b", 37.6, 127.1)]])
+        let stores = try await CatalogStoreDirectory(engine: catalog, list: "seoul")
+        try FileManager.default.removeItem(at: directory.url)
+        #expect(try stores.pin(at: 0) == StorePin(id: "a", latitude: 37.5, longitude: 127.0))
+        #expect(try stores.index(ofStore: "b") == 1)
+    }
+
+    @Test func idsOfAnyLengthAndScriptRoundTrip() throws {
+        let pins = [
+            StorePin(id: "", latitude: 0, longitude: 0), StorePin(id: "하늘-카페-강남역-1호점", latitude: 37.5, longitude: 127),
+            StorePin(id: String(repeating: "x", count: 300), latitude: -33.9, longitude: 151.2),
+        ]
+        let stores = CatalogStoreDirectory(list: "l", pins: pins)
+        #expect(try (0..<3).map { try stores.pin(at: $0) } == pins)
+        #expect(try stores.index(ofStore: "하늘-카페-강남역-1호점") == 1)
+        #expect(try stores.index(ofStore: String(repeating: "x", count: 300)) == 2)
+        #expect(try stores.index(ofStore: "") == 0)
+        #expect(try stores.index(ofStore: "하늘") == nil)
+    }
+
+    @Test func aReloadedCatalogListKeepsTheFocusedStore() async throws {
         let (catalog, directory) = try catalog([
             "before": [("a", 37.5, 127.0), ("b", 37.6, 127.1), ("c", 37.7, 127.2)],
             "after": [("c", 37.7, 127.2), ("d", 37.8, 127.3)],
@@ -47,9 +72,9 @@ import Testing
         let markers = EventRecorder<MarkerSelection>(scheduler: scheduler)
         markers.record(viewModel.marker)
 
-        let before = try CatalogStoreDirectory(engine: catalog, list: "before")
+        let before = try await CatalogStoreDirectory(engine: catalog, list: "before")
         try viewModel.load(before, layout: LayoutSpec().layout(dataCount: before.count), focusedIndex: 2)
-        let after = try CatalogStoreDirectory(engine: catalog, list: "after")
+        let after = try await CatalogStoreDirectory(engine: catalog, list: "after")
         let command = try viewModel.reload(after, layout: LayoutSpec().layout(dataCount: after.count), keepingFocusOn: "c")
         #expect(command?.dataIndex == 0)
         #expect(cameras.values.map(\.storeId) == ["c"], "the camera stays on c")

@@ -126,7 +126,7 @@ struct ScaleBenchmark {
             around 30 cities weighted by population, ids ascending in file order, two attribute columns), \
             each imported (median of 3 below 10⁶ rows, else 1; the highest peak RSS) by `carousel import FILE --list places --db NEW` (wall per row, peak RSS by GNU time); \
             in process: \(Format.count(queries)) random positions right after opening, \(Format.count(queries)) more once \
-            a pass over the list (`forEachLocation`) has mapped all of it (warm), each with the page faults the process took per lookup, \(Format.count(queries)) nearest-10 points within \
+            a pass over the list (`forEachPin`) has mapped all of it (warm), each with the page faults the process took per lookup, \(Format.count(queries)) nearest-10 points within \
             ±0.01° of random stores, \(Format.count(queries)) nearest-10 points uniform over the sphere on the whole list and \
             on a list of its \(Self.smallListSize) stores nearest Seoul (imported for it, then deleted), \(Format.count(queries)) boxes centred on random stores of side \
             0.1° × √(10,000 / n); \(processRuns) cold `carousel focus` \
@@ -235,7 +235,7 @@ struct ScaleBenchmark {
         // One pass over the list in order maps every page of its items and
         // stores into this process's view of the file; then new random
         // positions, so that none was looked up cold above.
-        try catalog.forEachLocation(list: list) { _, _, _ in }
+        try catalog.forEachPin(list: list) { _, _ in }
         let warmPositions = (0..<queries).map { _ in Int.random(in: 0..<count, using: &random) }
         let (warmPosition, warmPositionFaults) = try medianAndFaults(warmPositions) { try catalog.store(list: list, at: $0) }
         return Point(

@@ -6,8 +6,8 @@ import StoreCatalog
 @testable import CarouselServer
 
 /// The list the sessions run on: 12 stores, a little apart, in a catalog
-/// in memory.
-private let stores: CatalogStoreDirectory = {
+/// in memory, and that catalog (a session's searches read it).
+private let (catalog, stores): (Catalog, CatalogStoreDirectory) = {
     let csv =
         "id,name,latitude,longitude\n"
         + (0..<12).map { "s\($0),Store \($0),\(37.5 + Double($0) / 100),\(127 + Double($0) / 100)" }
@@ -18,7 +18,9 @@ private let stores: CatalogStoreDirectory = {
         defer { try? FileManager.default.removeItem(at: file) }
         let catalog = try Catalog.inMemory()
         _ = try catalog.importList(named: "fuzz", from: makeStoreRowReader(for: file, format: .csv))
-        return try CatalogStoreDirectory(engine: catalog, list: "fuzz")
+        var pins: [StorePin] = []
+        try catalog.forEachPin(list: "fuzz") { _, pin in pins.append(pin) }
+        return (catalog, CatalogStoreDirectory(list: "fuzz", pins: pins))
     } catch {
         fatalError("cannot make the fuzz list: \(error)")
     }
@@ -44,13 +46,19 @@ public func fuzzTestOneInput(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CI
             precondition(!error.description.isEmpty)
         }
     }
-    let session = LiveSession(stores: stores, label: "carousel.fuzz.session") { line in
+    let session = LiveSession(stores: stores, engine: catalog) { line in
         let object = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
         precondition(object?["type"] is String, "not a session line: \(line)")
     }
     for message in messages { session.receive(message) }
-    // Waits for the messages queued before it, then ends the session.
-    session.close()
+    // The session's task handles the messages, then ends with the session.
+    try? runBlocking {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await session.run() }
+            await session.handled()
+            session.close()
+        }
+    }
     return 0
 }
 

@@ -5,7 +5,7 @@ import StoreCatalog
 /// catalog answers a query and is at this build's schema; else 503 with
 /// the reason), and `GET /metrics`.
 struct HealthRoutes {
-    let readers: CatalogReaders
+    let reader: any CatalogEngine
     let metrics: ServerMetrics?
     let sessions: SessionCounter
     let version: CatalogVersion
@@ -25,9 +25,9 @@ struct HealthRoutes {
     }
 
     func ready() async -> Response {
-        let latest = readers.engine.latestSchemaVersion
+        let latest = reader.latestSchemaVersion
         do {
-            let version = try await readers.read { try await $0.schemaVersion() }
+            let version = try await reader.schemaVersion() 
             guard version == latest else {
                 return Self.notReady("the catalog is at schema \(version); this server needs \(latest)")
             }

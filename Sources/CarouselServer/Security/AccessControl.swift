@@ -12,13 +12,17 @@ import Synchronization
 /// request on); their use is recorded off the request path, at most once
 /// a minute per token.
 final class AccessControl: Sendable {
-    let readers: CatalogReaders
+    let reader: any CatalogEngine
     let requireTokenForReads: Bool
     /// Per token name, the minute its use was last recorded.
     private let noted = Mutex<[String: Int64]>([:])
 
-    init(readers: CatalogReaders, requireTokenForReads: Bool) {
-        self.readers = readers
+    /// The catalog tokens are noted as used in (a write).
+    let engine: any CatalogEngine
+
+    init(reader: any CatalogEngine, engine: any CatalogEngine, requireTokenForReads: Bool) {
+        self.reader = reader
+        self.engine = engine
         self.requireTokenForReads = requireTokenForReads
     }
 
@@ -62,11 +66,11 @@ final class AccessControl: Sendable {
     /// Checks the credentials a request carries for `scope`; throws a ``Refusal``.
     func check(_ credentials: CallerCredentials, scope: TokenScope) async throws {
         if scope == .write {
-            guard try await readers.read({ try await $0.hasWriteToken() }) else {
+            guard try await reader.hasWriteToken()  else {
                 throw Refusal(
                     error: APIError(
                         .forbidden, "writes_disabled",
-                        "this server takes no writes: it has no write token (an operator makes one with `carousel tokens create NAME --scope write`)"))
+                        "this server takes no writes: its catalog holds no token with the write scope"))
             }
         }
         let token: String
@@ -82,7 +86,7 @@ final class AccessControl: Sendable {
         case .token(let text):
             token = text
         }
-        guard let found = try await readers.read({ try await $0.verifyToken(token) }) else {
+        guard let found = try await reader.verifyToken(token)  else {
             throw Refusal(
                 error: APIError(.unauthorized, "invalid_token", "the token is unknown or revoked"),
                 challenge: #"Bearer realm="carousel", error="invalid_token""#)
@@ -109,7 +113,7 @@ final class AccessControl: Sendable {
             return true
         }
         guard due else { return }
-        let engine = readers.engine
-        Task { _ = try? await Offload.run { try await engine.noteTokenUsed(named: name, at: Date()) } }
+        let engine = engine
+        Task { try? await engine.noteTokenUsed(named: name, at: Date()) }
     }
 }

@@ -15,7 +15,7 @@ import StoreCatalog
 struct SessionGate: Sendable {
     let policy: SitePolicy
     let access: AccessControl
-    let readers: CatalogReaders
+    let reader: any CatalogEngine
     let slots: SessionSlots
     /// Whether a session needs a read token (`--require-token-for-reads`).
     let requireCredentials: Bool
@@ -65,6 +65,6 @@ struct SessionGate: Sendable {
         }
         // Any failure (no such list, the catalog unavailable) is refused:
         // the router's route reads the list again and answers 404 or 503.
-        return (try? await readers.read({ try await $0.count(list: list) })) != nil
+        return (try? await reader.count(list: list) ) != nil
     }
 }

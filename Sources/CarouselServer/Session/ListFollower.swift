@@ -1,4 +1,3 @@
-import Locks
 import MapSyncCatalog
 import StoreCatalog
 
@@ -9,8 +8,7 @@ import StoreCatalog
 /// A look costs a read of the shared data version; only when that moved —
 /// some commit to the catalog, by any process or node — does it read the
 /// list's version (one index seek), and only when that changed the new
-/// list's count. Synchronous, for the session's queue: the engine's calls
-/// run elsewhere while the queue waits (`Blocking`).
+/// list's pins (shared by every session on it, ``SharedLists``).
 struct ListFollower: Sendable {
     enum Change {
         /// The list is as it was.
@@ -24,6 +22,7 @@ struct ListFollower: Sendable {
     let engine: any CatalogEngine
     let list: String
     let shared: SharedDataVersion
+    let lists: SharedLists
     /// The data version at the last look (nil: none could be read).
     private var version: Int64?
     /// The list's version at the last look.
@@ -33,38 +32,33 @@ struct ListFollower: Sendable {
     ///
     /// The data version is read first and the list's before the stores: a
     /// commit between them makes the next look read the list again, never
-    /// miss it.
-    static func start(engine: any CatalogEngine, list: String, shared: SharedDataVersion) async throws -> (
+    /// miss it. ``CatalogError/listNotFound(_:)`` when there is no such list.
+    static func start(engine: any CatalogEngine, list: String, shared: SharedDataVersion, lists: SharedLists) async throws -> (
         CatalogStoreDirectory, ListFollower
     ) {
-        // Off the cooperative pool: on SQLite the engine is the server's
-        // writing connection, which an import holds for seconds.
-        try await Offload.run {
-            let version = await shared.number(maxAge: .zero)
-            let listVersion = try await engine.listVersion(named: list)
-            let stores = try CatalogStoreDirectory(engine: engine, list: list)
-            return (
-                stores, ListFollower(engine: engine, list: list, shared: shared, version: version, listVersion: listVersion)
-            )
-        }
+        let version = await shared.number(maxAge: .zero)
+        guard let listVersion = try await engine.listVersion(named: list) else { throw CatalogError.listNotFound(list) }
+        let stores = try await lists.directory(list: list, version: listVersion)
+        return (
+            stores,
+            ListFollower(engine: engine, list: list, shared: shared, lists: lists, version: version, listVersion: listVersion)
+        )
     }
 
     /// Whether the list changed since the last look, with a data version
     /// read no longer than `maxAge` ago. A read that fails (the catalog
     /// busy, the database away) counts as no change: the next look tries
     /// again.
-    mutating func look(maxAge: Duration) -> Change {
-        let shared = shared, list = list, engine = engine
-        let now = try? Blocking.wait { await shared.number(maxAge: maxAge) }
+    mutating func look(maxAge: Duration) async -> Change {
+        let now = await shared.number(maxAge: maxAge)
         if let now, now == version { return .none }
         do {
             // From the engine rather than the watch: a catalog in memory
             // has no watch, and its list is read at every look.
-            let listVersion = try Blocking.wait { try await engine.listVersion(named: list) }
-            guard let listVersion else { return .gone }
+            guard let listVersion = try await engine.listVersion(named: list) else { return .gone }
             version = now
             guard listVersion != self.listVersion else { return .none }
-            let stores = try CatalogStoreDirectory(engine: engine, list: list)
+            let stores = try await lists.directory(list: list, version: listVersion)
             self.listVersion = listVersion
             return .changed(stores)
         } catch CatalogError.listNotFound {

@@ -1,6 +1,5 @@
 import CarouselEngine
 import CarouselJSON
-import Dispatch
 import Locks
 import MapCamera
 import MapSync
@@ -9,14 +8,20 @@ import MapSyncSimulation
 import Observables
 import StoreCatalog
 
-/// One client's live map sync: its own `MapSyncViewModel` on the wall clock,
-/// fed by the offsets the client's carousel reports, sending back `camera`,
-/// `marker` and `scroll` lines shaped as `simulate --json` prints them, with
-/// `t` in ms since the session began.
+/// One client's live map sync: its own `MapSyncViewModel`, fed by the
+/// offsets the client's carousel reports, sending back `camera`, `marker`
+/// and `scroll` lines shaped as `simulate --json` prints them, with `t` in
+/// ms since the session began.
 ///
-/// Every input runs on the session's serial queue, the queue the debounce's
-/// timer fires on too, so an input and a timer never interleave and the
-/// order of the lines is the order things happened.
+/// A session is one task (``run()``) that owns its view model and handles
+/// everything that happens to it in order, one at a time: the client's
+/// messages, the debounce's timer falling due (a `ClockScheduler` on the
+/// session's clock — the wall clock in a server, a test clock in tests —
+/// hands its actions to the same task), and the looks at its list. So an
+/// input and a timer never interleave, and the order of the lines is the
+/// order things happened. Nothing in it waits on a thread: its lookups are
+/// reads of the list's pins, read ahead (``SharedLists``), and its
+/// searches and list versions are awaited.
 ///
 /// The session follows its list: when an import replaces it, the session
 /// sends a `list` line with the new count, reloads the view model keeping
@@ -32,9 +37,24 @@ import StoreCatalog
 /// query runs again when the list changes; `{"query": null}` shows the
 /// list again.
 final class LiveSession: Sendable {
-    private let scheduler: RealTimeScheduler
+    /// What the session's task handles, in the order it came.
+    private enum Event: Sendable {
+        /// A client's message.
+        case message(String)
+        /// The debounce's timer fell due.
+        case due(@Sendable () -> Void)
+        /// A look at the list; the answer is whether it is gone.
+        case look(CheckedContinuation<Bool, Never>)
+        /// Everything before it has been handled.
+        case mark(CheckedContinuation<Void, Never>)
+    }
+
+    private let scheduler: ClockScheduler
+    private let engine: any CatalogEngine
     private let limits: ServerLimits
     private let send: @Sendable (String) -> Void
+    private let events: AsyncStream<Event>
+    private let inbox: AsyncStream<Event>.Continuation
     /// The subscriptions to the current view model's outputs.
     private let current = StateLock<(any Disposable)?>(nil)
 
@@ -62,16 +82,24 @@ final class LiveSession: Sendable {
         var framing: MapFraming?
         var closed = false
     }
+    /// Touched by the session's task, and by the view model's outputs,
+    /// which it drives: a lock no one else takes.
     private let state: StateLock<State>
 
-    /// A session on the list `stores` reads, followed by `follower` if
-    /// given; its lines go to `send`, in order.
+    /// A session on the list `stores` holds, read from `engine` (searches),
+    /// followed by `follower` if given, its time on `clock`; its lines go
+    /// to `send`, in order.
     init(
-        stores: CatalogStoreDirectory, follower: ListFollower? = nil, limits: ServerLimits = ServerLimits(), label: String,
-        send: @escaping @Sendable (String) -> Void
+        stores: CatalogStoreDirectory, engine: any CatalogEngine, follower: ListFollower? = nil, limits: ServerLimits = ServerLimits(),
+        clock: any Clock<Duration> = ContinuousClock(), send: @escaping @Sendable (String) -> Void
     ) {
         state = StateLock(State(stores: stores, follower: follower))
-        scheduler = RealTimeScheduler(label: label)
+        // The client's messages wait here while one is handled; a client
+        // that floods the session is bounded by the server's rate limit and
+        // its socket's back-pressure, not by this buffer.
+        (events, inbox) = AsyncStream.makeStream(of: Event.self)
+        scheduler = ClockScheduler(clock: clock) { [inbox] action in inbox.yield(.due(action)) }
+        self.engine = engine
         self.limits = limits
         self.send = send
     }
@@ -81,56 +109,65 @@ final class LiveSession: Sendable {
     /// about a second, for one read of the version a second server-wide.
     static let listCheckInterval = Duration.seconds(1)
 
-    /// Looks whether the list changed, on the session's queue (reloading
+    /// The session's task: handles what comes, in order, until ``close()``.
+    func run() async {
+        for await event in events {
+            switch event {
+            case .message(let text):
+                guard !isClosed else { continue }
+                do {
+                    try await handle(try SessionInput(text: text))
+                } catch let error as SessionInputError {
+                    sendError("bad_message", error.description)
+                } catch {
+                    sendError("bad_message", "\(error)")
+                }
+            case .due(let action):
+                if !isClosed { action() }
+            case .look(let answer):
+                answer.resume(returning: await lookAtList(maxAge: Self.listCheckInterval))
+            case .mark(let done):
+                done.resume()
+            }
+        }
+        // Closed: the view model is let go, and any pending debounce with it.
+        state.withLock { state in
+            state.viewModel = nil
+            state.scroller = nil
+        }
+        current.withLock { $0 }?.dispose()
+    }
+
+    /// Handles one client message, after those before it.
+    func receive(_ text: String) {
+        inbox.yield(.message(text))
+    }
+
+    /// Looks whether the list changed, after what came before (reloading
     /// it if it did); true when the list is gone and the session must end.
     func followList() async -> Bool {
-        await withCheckedContinuation { continuation in
-            scheduler.queue.async { [self] in
-                continuation.resume(returning: lookAtList(maxAge: Self.listCheckInterval))
-            }
-        }
+        await withCheckedContinuation { inbox.yield(.look($0)) }
     }
 
-    /// Handles one client message, on the session's queue.
-    func receive(_ text: String) {
-        scheduler.queue.async { [self] in
-            do {
-                try handle(try SessionInput(text: text))
-            } catch let error as SessionInputError {
-                sendError("bad_message", error.description)
-            } catch {
-                sendError("bad_message", "\(error)")
-            }
-        }
+    /// Returns once everything received before it has been handled.
+    func handled() async {
+        await withCheckedContinuation { inbox.yield(.mark($0)) }
     }
 
-    /// Ends the session: no job starts sending afterwards, any pending
-    /// debounce is dropped, and the view model is let go. (A job already
-    /// running may still make a line; the route finishes the session's
-    /// stream right after this call, which drops it.)
-    ///
-    /// Never waits for the session's queue: the caller is the connection's
-    /// task, which runs on the connection's event loop
-    /// (``EventLoopServedChannel``), and a job on the queue may be waiting
-    /// for a PostgreSQL answer that this same loop reads. Marked closed at
-    /// once, so a job that starts afterwards does nothing; the view model
-    /// is let go on the queue, after the job that may be running.
+    /// Ends the session: nothing is handled or sent afterwards, and
+    /// ``run()`` returns once the event in hand is done, letting the view
+    /// model go with its pending debounce. Never waits.
     func close() {
         state.withLock { $0.closed = true }
-        scheduler.queue.async { [self] in
-            state.withLock { state in
-                state.viewModel = nil
-                state.scroller = nil
-            }
-            current.withLock { $0 }?.dispose()
-        }
+        inbox.finish()
     }
 
-    private func handle(_ input: SessionInput) throws {
-        guard !state.withLock({ $0.closed }) else { return }
+    private var isClosed: Bool { state.withLock { $0.closed } }
+
+    private func handle(_ input: SessionInput) async throws {
         // Every message but a frame's offset sees the list as it is now: a
         // tap past the end of a list that shrank is refused, not scrolled.
-        if case .offset = input {} else { _ = lookAtList(maxAge: .zero) }
+        if case .offset = input {} else { _ = await lookAtList(maxAge: .zero) }
         guard !state.withLock({ $0.listGone }) else { throw SessionInputError("the list no longer exists") }
         switch input {
         case .layout(let script):
@@ -164,18 +201,18 @@ final class LiveSession: Sendable {
             }
         case .query(let query):
             let stores = state.withLock { $0.stores }
-            let results = try query.map { try search($0, of: stores) }
+            var results: SearchPage?
+            if let query { results = try await search(query, of: stores) }
             state.withLock { $0.query = query }
             show(results, list: stores)
         }
     }
 
     /// The first page of `query`'s results in `stores`' list.
-    private func search(_ query: SessionQuery, of stores: CatalogStoreDirectory) throws(SessionInputError) -> SearchPage {
+    private func search(_ query: SessionQuery, of stores: CatalogStoreDirectory) async throws(SessionInputError) -> SearchPage {
         let search = try query.search(list: stores.list, limits: limits)
         do {
-            let engine = stores.engine
-            return try Blocking.wait { try await engine.search(search) }
+            return try await engine.search(search)
         } catch {
             throw SessionInputError("query: \(error)")
         }
@@ -242,11 +279,11 @@ final class LiveSession: Sendable {
     }
 
     /// Looks at the list (see ``ListFollower``) and reloads the session on
-    /// a change; true when the list is gone. On the session's queue.
-    private func lookAtList(maxAge: Duration) -> Bool {
+    /// a change; true when the list is gone. On the session's task.
+    private func lookAtList(maxAge: Duration) async -> Bool {
         let follower = state.withLock { state -> ListFollower? in state.closed || state.listGone ? nil : state.follower }
         guard var follower else { return state.withLock { $0.listGone } }
-        let change = follower.look(maxAge: maxAge)
+        let change = await follower.look(maxAge: maxAge)
         state.withLock { $0.follower = follower }
         switch change {
         case .none:
@@ -255,7 +292,7 @@ final class LiveSession: Sendable {
             state.withLock { $0.listGone = true }
             return true
         case .changed(let stores):
-            reload(stores)
+            await reload(stores)
             return false
         }
     }
@@ -264,7 +301,7 @@ final class LiveSession: Sendable {
     /// the session's query again if it has one, then shows the list or the
     /// results keeping the selected store in focus (or the nearest card,
     /// when it is gone from the list).
-    private func reload(_ stores: CatalogStoreDirectory) {
+    private func reload(_ stores: CatalogStoreDirectory) async {
         let query = state.withLock { state in
             state.stores = stores
             return state.query
@@ -272,7 +309,7 @@ final class LiveSession: Sendable {
         send(Self.listLine(time: scheduler.now, count: stores.count))
         guard let query else { return present(stores, keepingFocusElseNearest: true) }
         do {
-            show(try search(query, of: stores), list: stores)
+            show(try await search(query, of: stores), list: stores)
         } catch {
             // A query that ran before fails now only if the catalog does:
             // the list is shown instead.

@@ -12,7 +12,12 @@ import StoreCatalog
 /// upgraded and falls through to the HTTP router, which answers it with a
 /// JSON error.
 struct SessionRoute {
+    /// The catalog sessions read (the server's reader).
     let engine: any CatalogEngine
+    /// The lists sessions show, shared among them.
+    let lists: SharedLists
+    /// What sessions' debounces run on: the wall clock, or a test's.
+    let clock: any Clock<Duration>
     let limits: ServerLimits
     let sessions: SessionCounter
     /// A session whose client sends nothing for this long is closed.
@@ -22,7 +27,7 @@ struct SessionRoute {
     let catalogVersion: CatalogVersion
 
     func register(on router: Router<CarouselRequestContext>) {
-        let engine = engine, limits = limits, sessions = sessions, idleTimeout = idleTimeout
+        let engine = engine, lists = lists, clock = clock, limits = limits, sessions = sessions, idleTimeout = idleTimeout
         let shared = SharedDataVersion(version: catalogVersion)
         router.ws("/lists/{name}/session") { request, _ in
             // `UpgradeFilter` decided before this route ran: the host, the
@@ -31,10 +36,10 @@ struct SessionRoute {
             request.headers[HTTPField.Name(UpgradeFilter.admittedUpgradeHeader)!] != nil ? .upgrade([:]) : .dontUpgrade
         } onUpgrade: { inbound, outbound, context in
             guard let name = context.requestContext.parameters.get("name")?.removingPercentEncoding else { return }
-            let (stores, follower) = try await ListFollower.start(engine: engine, list: name, shared: shared)
+            let (stores, follower) = try await ListFollower.start(engine: engine, list: name, shared: shared, lists: lists)
             let (lines, continuation) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingNewest(1024))
             let number = sessions.open { try? await outbound.close(.goingAway, reason: "server stopping") }
-            let session = LiveSession(stores: stores, follower: follower, limits: limits, label: "carousel.session.\(number)") {
+            let session = LiveSession(stores: stores, engine: engine, follower: follower, limits: limits, clock: clock) {
                 continuation.yield($0)
             }
             context.logger.info("session opened", metadata: ["list": "\(name)", "session": "\(number)"])
@@ -47,6 +52,7 @@ struct SessionRoute {
             }
             let idleClock = SessionIdleClock()
             try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { await session.run() }
                 group.addTask {
                     for await line in lines { try await outbound.write(.text(line)) }
                 }
@@ -81,6 +87,7 @@ struct SessionRoute {
                     case .binary: continuation.yield(LiveSession.errorLine("bad_message", "send text frames of JSON"))
                     }
                 }
+                session.close()
                 continuation.finish()
                 group.cancelAll()
             }
@@ -100,7 +107,7 @@ struct SessionRoute {
                 return response
             }
             do {
-                _ = try await Offload.run { try await engine.count(list: name) }
+                _ = try await engine.count(list: name)
             } catch let error as CatalogError {
                 throw APIError(error)
             }

@@ -1,10 +1,11 @@
 import Dispatch
 import Foundation
+import CarouselCommandLine
 import Locks
 import Testing
 
-/// `Blocking.wait`: async work awaited from synchronous code, as live
-/// sessions look stores up.
+/// `Blocking.wait`: async work awaited from synchronous code, as the
+/// command line runs its commands and looks stores up.
 @Suite struct BlockingTests {
     struct Failure: Error {}
 
