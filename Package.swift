@@ -93,7 +93,7 @@ let package = Package(
         .target(
             name: "PostgresCatalog",
             dependencies: [
-                "StoreCatalog", "Geo", "Clustering", .product(name: "PostgresNIO", package: "postgres-nio"),
+                "StoreCatalog", "Geo", "Clustering", "WorkLanes", .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -12,8 +12,9 @@ import Observables
 /// thread (a `URLSession` completion handler) does not compile, where the
 /// thread-safe core would have run it on that thread. Catalog reads go
 /// through ``load(focusedIndex:reading:)`` and
-/// ``reload(keepingFocusOn:reading:)``, which run the read off the main actor
-/// and apply its result back on it.
+/// ``reload(keepingFocusOn:reading:)``, which await the read (a catalog's
+/// pins, read ahead: `CatalogStoreDirectory`) off the main actor and apply
+/// its result back on it: the main actor never waits for SQLite.
 ///
 /// ## Design: a facade over a thread-safe core
 ///
@@ -118,8 +119,9 @@ public final class MapSyncAppModel {
         return try core.reload(stores, layout: layout, keepingFocusOn: id)
     }
 
-    /// Runs `read` off the main actor (opening a catalog, fetching a page),
-    /// then shows its stores on the main actor as ``load(_:layout:focusedIndex:)``.
+    /// Awaits `read` (a catalog's pins, a page from the network) off the
+    /// main actor, then shows its stores on the main actor as
+    /// ``load(_:layout:focusedIndex:)``.
     ///
     /// - Returns: false when a newer load or reload started while `read`
     ///   ran: its result is dropped, so a slow read never replaces a newer
@@ -129,7 +131,7 @@ public final class MapSyncAppModel {
     @discardableResult
     public func load<Stores: StoreDirectory>(
         focusedIndex: Int = 0,
-        reading read: @escaping @Sendable () throws -> (stores: Stores, layout: CarouselLayout)
+        reading read: @escaping @Sendable () async throws -> (stores: Stores, layout: CarouselLayout)
     ) async throws -> Bool {
         generation &+= 1
         let started = generation
@@ -140,7 +142,7 @@ public final class MapSyncAppModel {
         return true
     }
 
-    /// Runs `read` off the main actor, then shows its stores on the main
+    /// Awaits `read` off the main actor, then shows its stores on the main
     /// actor as ``reload(_:layout:keepingFocusOn:)``: what a refresh calls.
     ///
     /// - Returns: the command that puts the reloaded carousel in place (nil
@@ -150,7 +152,7 @@ public final class MapSyncAppModel {
     ///   reload throws.
     public func reload<Stores: StoreDirectory>(
         keepingFocusOn id: String,
-        reading read: @escaping @Sendable () throws -> (stores: Stores, layout: CarouselLayout)
+        reading read: @escaping @Sendable () async throws -> (stores: Stores, layout: CarouselLayout)
     ) async throws -> ScrollCommand? {
         generation &+= 1
         let started = generation
@@ -182,10 +184,18 @@ public final class MapSyncAppModel {
         core.finish()
     }
 
+    /// The map changed size (a rotation, a resized window): cameras are
+    /// framed by `framing` from now on, the selected store framed anew at
+    /// once; see ``MapSyncViewModel/setFraming(_:)``.
+    public func setFraming(_ framing: MapFraming) throws(MapFramingError) {
+        try core.setFraming(framing)
+    }
+
     /// Runs `read` on the global concurrent executor, never the caller's
-    /// actor: a detached task inherits no actor.
+    /// actor: a detached task inherits no actor, so whatever `read` does
+    /// before its first `await` never holds the main actor either.
     private nonisolated static func offMainActor<Value: Sendable>(
-        _ read: @escaping @Sendable () throws -> Value
+        _ read: @escaping @Sendable () async throws -> Value
     ) async throws -> Value {
         try await Task.detached(priority: .userInitiated, operation: read).value
     }

@@ -45,10 +45,15 @@ public final class MapSyncViewModel: Sendable {
     /// The silence, in ms, after the last frame before the map follows.
     public let debounceMs: Milliseconds
     /// The zoom level for one store: the framing's, or the camera zoom given.
-    public let zoom: Double
+    public var zoom: Double { framingNow.value?.zoom ?? plainZoom }
     /// How cameras are framed on the map; nil: centred on the store at
     /// ``zoom``, with no padding and no transition (the visibleItemsInvalidationHandler article's).
-    public let framing: MapFraming?
+    /// ``setFraming(_:)`` changes it when the map's size does.
+    public var framing: MapFraming? { framingNow.value }
+    /// The zoom of a view model made without a framing.
+    let plainZoom: Double
+    /// The framing now, read by the pipeline at each camera.
+    let framingNow: FramingNow
     let scheduler: AnyEventScheduler
 
     /// Per frame, the focused data index.
@@ -77,8 +82,8 @@ public final class MapSyncViewModel: Sendable {
         precondition(debounceMs.isFinite && debounceMs >= 0, "debounceMs must be a finite number of ms ≥ 0, not \(debounceMs)")
         self.scheduler = AnyEventScheduler(scheduler)
         self.debounceMs = debounceMs
-        self.zoom = zoom
-        self.framing = nil
+        plainZoom = zoom
+        framingNow = FramingNow(nil)
     }
 
     /// A view model whose cameras are framed by `framing` for the map the
@@ -95,8 +100,8 @@ public final class MapSyncViewModel: Sendable {
         }
         self.scheduler = AnyEventScheduler(scheduler)
         self.debounceMs = debounceMs
-        self.zoom = framing.zoom
-        self.framing = framing
+        plainZoom = framing.zoom
+        framingNow = FramingNow(framing)
     }
 
     deinit {
@@ -208,7 +213,7 @@ public final class MapSyncViewModel: Sendable {
     /// The closures capture the session and the output subjects, never
     /// `self`: the view model owns the pipeline, not the other way round.
     func makePipeline(for session: Session) -> any Disposable {
-        let outputs = outputs, zoom = zoom, framing = framing
+        let outputs = outputs, plainZoom = plainZoom, framingNow = framingNow
         let selected = session.selections.asObservable()
             .distinctUntilChanged()
             .subscribe(
@@ -216,7 +221,8 @@ public final class MapSyncViewModel: Sendable {
                     if session.absorbsSeed(index) {
                         outputs.reselect(index, in: session)
                     } else {
-                        outputs.select(index, in: session, zoom: zoom, framing: framing)
+                        let framing = framingNow.value
+                        outputs.select(index, in: session, zoom: framing?.zoom ?? plainZoom, framing: framing)
                     }
                 },
                 onCompleted: { outputs.complete() }
@@ -278,6 +284,21 @@ struct Outputs: Sendable {
     }
 }
 
+/// The framing in use, shared by the view model and its pipeline (which
+/// must not hold the view model).
+final class FramingNow: Sendable {
+    private let framing: StateLock<MapFraming?>
+
+    init(_ framing: MapFraming?) {
+        self.framing = StateLock(framing)
+    }
+
+    var value: MapFraming? {
+        get { framing.withLock { $0 } }
+        set { framing.withLock { $0 = newValue } }
+    }
+}
+
 /// One loaded store list: its stores, its layout, and the stream of indices
 /// offered for selection (debounced focus, the initial index, taps).
 final class Session: Sendable {
@@ -331,5 +352,39 @@ extension Session {
             return CameraPosition(
                 index: index, pin: pin, framed: framed, animation: framing.transition(from: viewpoint, to: framed.viewpoint))
         }
+    }
+}
+
+extension MapSyncViewModel {
+    /// The map changed size — a rotation, an iPad window resized, a sheet
+    /// over part of it — so cameras are framed by `framing` from now on,
+    /// and the selected store is framed anew at once: one camera with a
+    /// `jump` transition (the map's own size changed; there is nothing to
+    /// fly), and no marker, which stays selected. Nothing is emitted before
+    /// a list is loaded, nor for a view model made without a framing's
+    /// store selected yet.
+    ///
+    /// - Throws: `MapFramingError` when `framing` does not validate; the
+    ///   framing in use then stays.
+    public func setFraming(_ framing: MapFraming) throws(MapFramingError) {
+        try framing.validate()
+        framingNow.value = framing
+        guard let session = state.withLock({ $0.session }), let index = session.previousIndex.withLock({ $0 }) else { return }
+        let camera: CameraPosition?
+        do {
+            let pin = try session.stores.pin(at: index)
+            // The old viewpoint was framed for the old size: `keep` must not
+            // keep it, and the move is set at once.
+            session.viewpoint.withLock { $0 = nil }
+            camera = try session.frame(pin, at: index, with: framing).map { framed in
+                var camera = framed
+                camera.animation = .jump
+                return camera
+            }
+        } catch {
+            outputs.camera.onError(error)
+            return
+        }
+        if let camera { outputs.camera.onNext(camera) }
     }
 }

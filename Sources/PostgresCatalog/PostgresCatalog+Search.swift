@@ -1,5 +1,6 @@
 import PostgresNIO
 import StoreCatalog
+import WorkLanes
 
 /// Search on PostgreSQL: StoreCatalog's `SearchRun` over the list's
 /// `SearchSnapshot`, as the SQLite catalog searches, so the pages and
@@ -34,13 +35,14 @@ extension PostgresCatalog {
                     WHERE i.list = \(key) ORDER BY i.position
                     """, logger: logger)
                 for try await row in rows.decode(StoreRow.self) { builder.append(try Self.store(row)) }
-                snapshot = builder.build()
+                snapshot = try await WorkLane.bulk.run { builder.build() }
                 heldSearchSnapshots.withLock { snapshots in
                     if snapshots.count >= Self.maxHeldSearchSnapshots { snapshots.removeAll() }
                     snapshots[held] = snapshot
                 }
             }
-            var run = SearchRun(search, over: snapshot)
+            // Ranking every store of the list: on the bulk lane.
+            var run = try await WorkLane.bulk.run { SearchRun(search, over: snapshot) }
             // The candidates' stores a batch at a time: a page usually
             // fills from the first, and attribute filters may skip some.
             var next = run.ranked[...]

@@ -3,6 +3,7 @@ import Locks
 import Logging
 import PostgresNIO
 import StoreCatalog
+import WorkLanes
 
 /// What a server needs of the catalog besides the CLI's commands: pages,
 /// one store by id, tokens checked, the versions that tell several nodes
@@ -131,7 +132,7 @@ extension PostgresCatalog {
                 .collect(Int64.self)
             try builder.addList(name, storeKeys: keys)
         }
-        return builder.build()
+        return try await WorkLane.bulk.run { builder.build() }
     }
 }
 

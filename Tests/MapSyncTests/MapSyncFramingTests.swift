@@ -85,6 +85,53 @@ import Testing
         #expect(abs(seventhOnScreen.x - 195) < 1e-6 && abs(seventhOnScreen.y - 302) < 1e-6)
     }
 
+    /// A rotation: the map turns 844 × 390 and the carousel covers its
+    /// bottom 120 pt. The selected store is framed for that map at once, in
+    /// a camera that jumps (the map's own size changed: nothing to fly), with
+    /// no marker; the next cameras are framed for it too.
+    @Test func aNewMapSizeFramesTheSelectedStoreAtOnceAndEveryCameraAfter() throws {
+        let portrait = Self.map(.inset, zoom: 13)
+        let landscape = {
+            var turned = portrait
+            (turned.mapWidth, turned.mapHeight, turned.insets) = (844, 390, MapInsets(bottom: 120))
+            return turned
+        }()
+        let viewModel = MapSyncViewModel(scheduler: scheduler, framing: portrait)
+        let map = record(viewModel)
+        let layout = try layout(8)
+        // Nothing selected yet: nothing to frame.
+        try viewModel.setFraming(portrait)
+        try viewModel.load(stores, layout: layout)
+        _ = scheduler.schedule(at: 500, lane: .input) { try? viewModel.setFraming(landscape) }
+        for t in stride(from: 1000.0, through: 1100, by: 100) { frame(viewModel, at: t, focus: 2, in: layout) }
+        scheduler.run()
+
+        let first = try camera(0, portrait, from: nil)
+        var turned = try camera(0, landscape, from: nil)
+        turned.animation = .jump
+        let second = try camera(2, landscape, from: turned.viewpoint)
+        expectEvents(
+            map.events,
+            [
+                .next(0, .camera(first)), marker(0, 0, previous: nil),
+                .next(500, .camera(turned)),
+                .next(1350, .camera(second)), marker(1350, 2, previous: 0),
+            ])
+        #expect(viewModel.framing == landscape)
+        // Store 0 sits in the middle of the landscape map's visible rect.
+        let onScreen = landscape.screenPoint(of: coordinate(0), under: turned.viewpoint)
+        #expect(abs(onScreen.x - 422) < 1e-6 && abs(onScreen.y - 135) < 1e-6)
+    }
+
+    @Test func aFramingThatDoesNotValidateIsRefusedAndTheOldOneStays() throws {
+        let framing = Self.map(.inset, zoom: 13)
+        let viewModel = MapSyncViewModel(scheduler: scheduler, framing: framing)
+        var broken = framing
+        broken.mapWidth = -1
+        #expect(throws: MapFramingError.self) { try viewModel.setFraming(broken) }
+        #expect(viewModel.framing == framing)
+    }
+
     @Test func aTapInInsetModeFliesAtOnceAndTheSettlingScrollDoesNotEcho() throws {
         // Zoom 13 (a 2,097,152-pt world): store 5 is 0.05° away, 291.3 pt
         // east and 367.3 pt north; both cameras are shifted alike by the
