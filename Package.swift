@@ -4,6 +4,8 @@ import PackageDescription
 // Module map: one direction of dependency.
 //
 //   StoreCatalog   — stores, lists, import, spatial queries, stored cluster indexes (GRDB, system libsqlite3)
+//   CatalogServing — what a server needs of a catalog besides: API tokens, change watches (swift-crypto)
+//   WorkLanes      — the bounded thread pools where async callers run blocking work (internal)
 //   CarouselEngine — pure math: layout, snapping, physics, visibility, focus, looping
 //   Clustering     — supercluster-compatible marker clustering, pure (no SQLite)
 //   Locks          — the lock and atomic word every module shares (internal)
@@ -78,13 +80,24 @@ let package = Package(
             name: "StoreCatalog",
             dependencies: [
                 "Geo", "Clustering", "OpeningHours", "Locks", "TextInput", "WorkLanes",
-                .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "GRDB", package: "GRDB.swift"),
             ],
             // The schema's SQL, compiled into the binary so that it migrates
             // a database from any directory, copied anywhere.
             // `Sources/StoreCatalog/Migrations` links to the top-level
             // `Migrations/`, the single source of truth.
             resources: [.embedInCode("Migrations")]
+        ),
+        // What a server needs of a catalog beyond what an app does: API
+        // tokens (SHA-256 through swift-crypto), change watches, readers
+        // beside each other, the nearest snapshot (`ServingCatalog`). Apart
+        // from StoreCatalog, so that an app links neither it nor swift-crypto.
+        .target(
+            name: "CatalogServing",
+            dependencies: [
+                "StoreCatalog", "WorkLanes", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
         ),
         // The catalog on PostgreSQL + PostGIS, for several servers on one
         // database (issue 26): the same answers as StoreCatalog's, whose
@@ -93,13 +106,14 @@ let package = Package(
         .target(
             name: "PostgresCatalog",
             dependencies: [
-                "StoreCatalog", "Geo", "Clustering", "WorkLanes", .product(name: "PostgresNIO", package: "postgres-nio"),
+                "StoreCatalog", "CatalogServing", "Geo", "Clustering", "WorkLanes",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             resources: [.embedInCode("Migrations")]
         ),
-        .target(name: "Catalogs", dependencies: ["StoreCatalog", "PostgresCatalog"]),
+        .target(name: "Catalogs", dependencies: ["StoreCatalog", "CatalogServing", "PostgresCatalog"]),
         .target(name: "CarouselEngine"),
         // Opening hours in OpenStreetMap's syntax, evaluated in a store's
         // own time zone: pure Swift and Foundation's time zones.
@@ -146,8 +160,8 @@ let package = Package(
         .target(
             name: "CarouselServer",
             dependencies: [
-                "StoreCatalog", "Clustering", "CarouselEngine", "Observables", "MapCamera", "MapSync", "MapSyncSimulation", "MapSyncCatalog",
-                "CarouselJSON", "Locks", "TextInput", "WorkLanes",
+                "StoreCatalog", "CatalogServing", "Clustering", "CarouselEngine", "Observables", "MapCamera", "MapSync",
+                "MapSyncSimulation", "MapSyncCatalog", "CarouselJSON", "Locks", "TextInput", "WorkLanes",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -171,7 +185,7 @@ let package = Package(
         .target(
             name: "CarouselCommandLine",
             dependencies: [
-                "StoreCatalog", "CarouselEngine", "Observables", "MapCamera", "MapSync", "MapSyncSimulation",
+                "StoreCatalog", "CatalogServing", "CarouselEngine", "Observables", "MapCamera", "MapSync", "MapSyncSimulation",
                 "Clustering", "CarouselJSON", "Locks",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -188,7 +202,7 @@ let package = Package(
         .executableTarget(
             name: "carousel-net",
             dependencies: [
-                "CarouselCommandLine", "CarouselServer", "Catalogs", "PostgresCatalog", "StoreCatalog", "Locks",
+                "CarouselCommandLine", "CarouselServer", "Catalogs", "PostgresCatalog", "StoreCatalog", "CatalogServing", "Locks",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -254,7 +268,7 @@ let package = Package(
         .testTarget(
             name: "PostgresCatalogTests",
             dependencies: [
-                "PostgresCatalog", "StoreCatalog", "TestSupport", "carousel", .product(name: "PostgresNIO", package: "postgres-nio"),
+                "PostgresCatalog", "StoreCatalog", "CatalogServing", "TestSupport", "carousel", .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -272,7 +286,8 @@ let package = Package(
         .testTarget(
             name: "CarouselServerTests",
             dependencies: [
-                "CarouselServer", "StoreCatalog", "PostgresCatalog", "Locks", "TestSupport",
+                "CarouselServer", "StoreCatalog", "CatalogServing", "PostgresCatalog", "MapSyncCatalog", "Locks", "TestSupport",
+                .product(name: "Clocks", package: "swift-clocks"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
             ]

@@ -1,5 +1,6 @@
 import CarouselJSON
 import Clustering
+import CatalogServing
 import StoreCatalog
 
 /// Cluster markers as `carousel clusters` prints them: the JSON array the

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Clustering
+import CatalogServing
 import StoreCatalog
 
 extension Carousel {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CatalogServing
 import StoreCatalog
 
 /// `LAT,LNG` as people type it: `--from 37.5665,126.978`,

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Locks
+import CatalogServing
 import StoreCatalog
 
 /// `--db PATH` or `--db URL`: where the catalog lives, for every command
@@ -59,7 +60,7 @@ package struct DatabaseOptions: ParsableArguments {
 
     /// Opens the catalog, SQLite or PostgreSQL, for a command written
     /// against ``CatalogEngine`` alone.
-    func openEngine(access: Catalog.Access) async throws -> any CatalogEngine {
+    func openEngine(access: Catalog.Access) async throws -> any ServingCatalog {
         try await Self.openEngine(path, access: access)
     }
 
@@ -67,7 +68,7 @@ package struct DatabaseOptions: ParsableArguments {
     /// concurrency runtime's pool while this thread waits.
     /// `maxConnections` bounds a PostgreSQL catalog's pool (nil: its
     /// standard size); a SQLite catalog has no such bound to take.
-    package func openEngineWaiting(access: Catalog.Access, maxConnections: Int? = nil) throws -> any CatalogEngine {
+    package func openEngineWaiting(access: Catalog.Access, maxConnections: Int? = nil) throws -> any ServingCatalog {
         try Blocking.wait { [path] in try await Self.openEngine(path, access: access, maxConnections: maxConnections) }
     }
 
@@ -77,7 +78,7 @@ package struct DatabaseOptions: ParsableArguments {
     /// write it); a PostgreSQL URL is opened by ``NetworkFeatures``.
     static func openEngine(
         _ path: String?, access: Catalog.Access, maxConnections: Int? = nil
-    ) async throws -> any CatalogEngine {
+    ) async throws -> any ServingCatalog {
         let path = try resolvedPath(path)
         guard isPostgresURL(path) else { return try Catalog(path: path, access: access) }
         return try await Carousel.requireNetwork().openPostgres(url: path, access: access, maxConnections: maxConnections)

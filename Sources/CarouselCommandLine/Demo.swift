@@ -4,6 +4,7 @@ import CarouselJSON
 import Foundation
 import MapSync
 import MapSyncSimulation
+import CatalogServing
 import StoreCatalog
 
 extension Carousel {

@@ -3,6 +3,7 @@ import CarouselEngine
 import Foundation
 import MapSync
 import MapSyncSimulation
+import CatalogServing
 import StoreCatalog
 
 /// Any error a command run throws, as the one line `carousel` prints on

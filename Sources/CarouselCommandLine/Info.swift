@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import CatalogServing
 import StoreCatalog
 
 extension Carousel {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CatalogServing
 import StoreCatalog
 
 /// The one place where the library's errors meet this tool's flags: the

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CatalogServing
 import StoreCatalog
 
 extension Carousel {

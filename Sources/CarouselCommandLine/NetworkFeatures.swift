@@ -1,5 +1,6 @@
 import Foundation
 import Locks
+import CatalogServing
 import StoreCatalog
 
 /// What `carousel` does over a network: serve (`carousel serve`), and open
@@ -22,7 +23,7 @@ import StoreCatalog
 package protocol NetworkFeatures: Sendable {
     /// Opens the PostgreSQL + PostGIS catalog at `url` (a `postgres://` or
     /// `postgresql://` URL), with at most `maxConnections` connections.
-    func openPostgres(url: String, access: Catalog.Access, maxConnections: Int?) async throws -> any CatalogEngine
+    func openPostgres(url: String, access: Catalog.Access, maxConnections: Int?) async throws -> any ServingCatalog
 
     /// `url` with its password masked, safe in messages; throws the
     /// one-line error of a URL that does not parse.

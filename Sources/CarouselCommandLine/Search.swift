@@ -1,6 +1,7 @@
 import ArgumentParser
 import CarouselJSON
 import Foundation
+import CatalogServing
 import StoreCatalog
 
 extension Carousel {

@@ -1,4 +1,5 @@
 import CarouselJSON
+import CatalogServing
 import StoreCatalog
 
 /// Writes a list's stores in an import format, store by store, so that

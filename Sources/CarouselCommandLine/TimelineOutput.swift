@@ -2,6 +2,7 @@ import CarouselEngine
 import CarouselJSON
 import MapSync
 import MapSyncSimulation
+import CatalogServing
 import StoreCatalog
 
 /// A simulation's timeline as `simulate` and `demo` print it: JSON Lines

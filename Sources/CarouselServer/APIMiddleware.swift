@@ -2,6 +2,7 @@ import CarouselJSON
 import Hummingbird
 import Logging
 import NIOCore
+import CatalogServing
 import StoreCatalog
 
 /// Wraps every request: refuses an over-long URL (414) and turns every

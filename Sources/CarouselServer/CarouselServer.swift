@@ -5,6 +5,7 @@ import HummingbirdTLS
 import HummingbirdWebSocket
 import Logging
 import NIOCore
+import CatalogServing
 import StoreCatalog
 
 /// `carousel serve`: the catalog and live map sync over HTTP and WebSocket,
@@ -22,7 +23,7 @@ import StoreCatalog
 /// `CatalogChangeWatch`, so a commit made through any server (or any
 /// process) shows on all of them.
 public struct CarouselServer: Sendable {
-    public let engine: any CatalogEngine
+    public let engine: any ServingCatalog
     public var limits: ServerLimits
     /// Tokens, origins, caching, rate and session limits, logs, metrics.
     public let options: ServerOptions
@@ -43,7 +44,7 @@ public struct CarouselServer: Sendable {
     /// connection per lane thread (`CatalogEngine.concurrentReader()`),
     /// so that reads run beside each other and beside an import; on
     /// PostgreSQL, `engine` itself. Writes go to `engine`.
-    let reader: any CatalogEngine
+    let reader: any ServingCatalog
     /// `GET /stores/near` from memory.
     let nearestAnswers: NearestAnswers
     let access: AccessControl
@@ -67,7 +68,7 @@ public struct CarouselServer: Sendable {
     /// Live sessions' debounces run on `sessionClock`: the wall clock, or a
     /// test clock that a test advances.
     public init(
-        engine: any CatalogEngine, limits: ServerLimits = ServerLimits(), options: ServerOptions = ServerOptions(),
+        engine: any ServingCatalog, limits: ServerLimits = ServerLimits(), options: ServerOptions = ServerOptions(),
         nearestInMemoryEntries: Int = standardNearestInMemoryEntries, sessionClock: any Clock<Duration> = ContinuousClock()
     ) throws {
         self.engine = engine
@@ -98,6 +99,13 @@ public struct CarouselServer: Sendable {
     /// once: `carousel serve` does so as it starts.
     public func prepareNearestAnswersInBackground() async throws {
         try await nearestAnswers.prepareInBackground()
+    }
+
+    /// Returns once the snapshot build that
+    /// ``prepareNearestAnswersInBackground()`` (or a request) started has
+    /// ended, built or refused.
+    package func nearestAnswersBackgroundBuildEnded() async {
+        await nearestAnswers.backgroundBuildEnded()
     }
 
     /// Whether `GET /stores/near` is answered from memory for the

@@ -2,6 +2,7 @@ import CarouselJSON
 import Clustering
 import Hummingbird
 import HummingbirdWebSocket
+import CatalogServing
 import StoreCatalog
 import WorkLanes
 
@@ -9,7 +10,7 @@ import WorkLanes
 /// store, nearest stores and stores in a box — the documents of the CLI's
 /// `lists`, `stores`, `near` and `bbox --json`.
 struct CatalogRoutes {
-    let reader: any CatalogEngine
+    let reader: any ServingCatalog
     let nearestAnswers: NearestAnswers
     let limits: ServerLimits
 

@@ -15,12 +15,11 @@ import NIOCore
 /// 13 µs for the nearest search itself. Here both hand-overs are calls on
 /// the same thread.
 ///
-/// What a route does then runs on the event loop, so a route must not
-/// block for long: the catalog's reads are microseconds (WAL readers never
-/// wait for the writer), and everything slower — imports, cluster
-/// indexes, a list's first search, the nearest snapshot — already goes
-/// through ``Offload`` to a queue of its own. Unstructured tasks (`Task {}`)
-/// do not inherit the preference and still run on the pool.
+/// What a route does then runs on the event loop, so a route never blocks
+/// it: every SQLite call awaits a work lane (`WorkLane`, docs/concurrency.md)
+/// and heavy answers are built there too; what stays on the loop is
+/// parsing, routing and the JSON of small answers. Unstructured tasks
+/// (`Task {}`) do not inherit the preference and run on the pool.
 struct EventLoopServedChannel<Base: ServerChildChannel>: ServerChildChannel {
     typealias Value = Base.Value
     let base: Base

@@ -2,6 +2,7 @@ import CarouselJSON
 import Foundation
 import Hummingbird
 import HummingbirdWebSocket
+import CatalogServing
 import StoreCatalog
 import WorkLanes
 
@@ -13,7 +14,7 @@ import WorkLanes
 /// memory, and stops with a 413 past the server's limit; the catalog's
 /// importer then streams the file as it does for the CLI.
 struct ImportRoute {
-    let engine: any CatalogEngine
+    let engine: any ServingCatalog
     let limits: ServerLimits
     /// The imports running now, at most ``ServerLimits/maxConcurrentImports``.
     let gate: WorkGate
@@ -59,7 +60,7 @@ struct ImportRoute {
     /// Imports the uploaded `file` as list `list`, with the CLI's readers
     /// and rules; a refusal is thrown as the ``APIError`` that answers it.
     static func importFile(
-        _ file: URL, format: ImportFormat, into engine: any CatalogEngine, list: String, options: ImportOptions
+        _ file: URL, format: ImportFormat, into engine: any ServingCatalog, list: String, options: ImportOptions
     ) async throws -> ImportReport {
         do {
             return try await engine.importList(named: list, from: try makeStoreRowReader(for: file, format: format), options: options)

@@ -1,6 +1,7 @@
 import CarouselJSON
 import Locks
 import NIOCore
+import CatalogServing
 import StoreCatalog
 
 /// `GET /stores/near` answered from memory: a ``NearestSnapshot`` of the
@@ -40,10 +41,12 @@ final class NearestAnswers: Sendable {
     /// The catalog, and the watch of its data version; nil when it cannot
     /// be watched (in memory, in tests) or `maxEntries` is 0: then every
     /// answer comes from the catalog.
-    private let source: (engine: any CatalogEngine, watch: any CatalogChangeWatch)?
+    private let source: (engine: any ServingCatalog, watch: any CatalogChangeWatch)?
     private let state = StateLock(State())
+    /// The last build started in the background.
+    private let background = StateLock<Task<Void, Never>?>(nil)
 
-    init(engine: any CatalogEngine, watch: (any CatalogChangeWatch)?, maxEntries: Int) {
+    init(engine: any ServingCatalog, watch: (any CatalogChangeWatch)?, maxEntries: Int) {
         self.maxEntries = maxEntries
         source = maxEntries > 0 ? watch.map { (engine, $0) } : nil
     }
@@ -77,7 +80,7 @@ final class NearestAnswers: Sendable {
             return (nil, true)
         }
         if build {
-            Task {
+            let building = Task {
                 do {
                     _ = try await self.build(version: version)
                 } catch {
@@ -86,8 +89,15 @@ final class NearestAnswers: Sendable {
                     self.state.withLock { $0.refusedVersion = version }
                 }
             }
+            background.withLock { $0 = building }
         }
         return snapshot
+    }
+
+    /// Returns once the build started in the background, if any, has
+    /// ended: a test waits for it rather than poll the clock.
+    func backgroundBuildEnded() async {
+        await background.withLock { $0 }?.value
     }
 
     /// Whether the held snapshot is of the catalog's current state.

@@ -1,6 +1,7 @@
 import CarouselJSON
 import Foundation
 import Hummingbird
+import CatalogServing
 import StoreCatalog
 
 /// `GET /stores/search`: the carousel's search, with the query items of
@@ -8,7 +9,7 @@ import StoreCatalog
 /// `KEY=VALUE`, `lat`/`lng` with `withinKm`, or `south`/`west`/`north`/`east`,
 /// `openAt`, `limit`, `cursor`); `{"stores": [...], "next": cursor}`.
 struct SearchRoute {
-    let reader: any CatalogEngine
+    let reader: any ServingCatalog
     let limits: ServerLimits
 
     func register(on router: Router<CarouselRequestContext>) {

@@ -6,6 +6,7 @@ import MapSync
 import MapSyncCatalog
 import MapSyncSimulation
 import NIOCore
+import CatalogServing
 import StoreCatalog
 import TextInput
 import WorkLanes

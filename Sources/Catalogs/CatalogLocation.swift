@@ -1,4 +1,5 @@
 import PostgresCatalog
+import CatalogServing
 import StoreCatalog
 
 /// Where a catalog lives, as `--db` and `CAROUSEL_DB` name it: a
@@ -45,7 +46,7 @@ public enum CatalogLocation: Sendable, Hashable, CustomStringConvertible {
     /// catalog has no such bound to take).
     public func open(
         access: Catalog.Access, maxConnections: Int = PostgresCatalog.standardMaxConnections
-    ) async throws -> any CatalogEngine {
+    ) async throws -> any ServingCatalog {
         switch self {
         case let .sqlite(path): try Catalog(path: path, access: access)
         case let .postgres(url): try await PostgresCatalog(url: url, maxConnections: maxConnections)

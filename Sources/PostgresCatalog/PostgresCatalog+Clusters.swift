@@ -1,6 +1,7 @@
 import Clustering
 import Geo
 import PostgresNIO
+import CatalogServing
 import StoreCatalog
 import WorkLanes
 

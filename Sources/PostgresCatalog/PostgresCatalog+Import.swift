@@ -1,6 +1,7 @@
 import Foundation
 import NIOCore
 import PostgresNIO
+import CatalogServing
 import StoreCatalog
 
 extension PostgresCatalog {

@@ -1,4 +1,5 @@
 import PostgresNIO
+import CatalogServing
 import StoreCatalog
 
 /// The rest of `CatalogEngine`: a list streamed in order or at chosen

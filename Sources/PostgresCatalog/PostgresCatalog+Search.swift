@@ -1,4 +1,5 @@
 import PostgresNIO
+import CatalogServing
 import StoreCatalog
 import WorkLanes
 

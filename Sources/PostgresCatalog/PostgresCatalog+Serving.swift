@@ -2,13 +2,14 @@ import Foundation
 import Locks
 import Logging
 import PostgresNIO
+import CatalogServing
 import StoreCatalog
 import WorkLanes
 
 /// What a server needs of the catalog besides the CLI's commands: pages,
 /// one store by id, tokens checked, the versions that tell several nodes
 /// of each other's commits, and the nearest-store snapshot.
-extension PostgresCatalog {
+extension PostgresCatalog: ServingCatalog {
     /// A PostgreSQL catalog is written through whatever its URL's role may
     /// do: a write the role may not make fails with the server's message.
     public var isReadOnly: Bool { false }
@@ -16,7 +17,7 @@ extension PostgresCatalog {
     public var latestSchemaVersion: Int { Self.latestSchemaVersion }
 
     /// The catalog itself: its pool gives each call a connection.
-    public func concurrentReader() throws -> (any CatalogEngine)? { self }
+    public func concurrentReader() throws -> (any ServingCatalog)? { self }
 
     /// A watch that listens on a connection of its own (see
     /// ``PostgresChangeWatch``).

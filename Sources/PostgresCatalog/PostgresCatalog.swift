@@ -6,6 +6,7 @@ import Logging
 import NIOCore
 import NIOSSL
 import PostgresNIO
+import CatalogServing
 import StoreCatalog
 
 /// The store catalog on PostgreSQL + PostGIS (issue 26, first milestone):

@@ -1,4 +1,5 @@
 import Foundation
+import CatalogServing
 import StoreCatalog
 
 /// A PostgreSQL connection URL in libpq's form

@@ -18,22 +18,25 @@ import WorkLanes
 ///   the bulk lane.
 /// - Writes go to the writes lane, one at a time.
 ///
-/// A catalog made by ``concurrentReader()`` reads on a connection of the
-/// lane thread it runs on (opened on its first read there), so that reads
-/// run beside each other, as many at once as the lanes have threads, and
-/// never wait for one another's connection.
-extension Catalog: CatalogEngine, CatalogChangeWatch {
+/// A catalog made by ``openConcurrentReader()`` (a server's reader) reads
+/// on a connection of the lane thread it runs on (opened on its first read
+/// there), so that reads run beside each other, as many at once as the
+/// lanes have threads, and never wait for one another's connection.
+extension Catalog: CatalogEngine {
     public var location: String { path }
 
-    public var latestSchemaVersion: Int { Self.latestSchemaVersion }
-
-    public func concurrentReader() throws -> (any CatalogEngine)? {
+    /// A catalog of the same file whose async reads each run on a
+    /// connection of their lane thread; nil for a catalog in memory, which
+    /// no other connection can open.
+    package func openConcurrentReader() throws -> Catalog? {
         isInMemory
             ? nil
             : try Catalog(path: path, access: .read, readSnapshotLifetime: Self.serverReadSnapshotLifetime, readsOnLaneConnections: true)
     }
 
-    public func changeWatch() throws -> (any CatalogChangeWatch)? {
+    /// A catalog of the same file on a connection of its own, whose data
+    /// version moves with every commit of any other; nil in memory.
+    package func openChangeWatch() throws -> Catalog? {
         isInMemory ? nil : try Catalog(path: path, access: .read, readSnapshotLifetime: Self.serverReadSnapshotLifetime)
     }
 
@@ -54,12 +57,12 @@ extension Catalog: CatalogEngine, CatalogChangeWatch {
 
     /// Runs `body` on `lane` with the connection reads there use: this
     /// catalog's own, or the lane thread's (``concurrentReader()``).
-    func onLane<T>(_ lane: WorkLane, _ body: (Catalog) throws -> T) async throws -> T {
+    package func onLane<T>(_ lane: WorkLane, _ body: (Catalog) throws -> T) async throws -> T {
         try await lane.run { try body(try laneConnection()) }
     }
 
     /// Runs `body` on the writes lane with this catalog's own connection.
-    func writing<T>(_ body: (Catalog) throws -> T) async throws -> T {
+    package func writing<T>(_ body: (Catalog) throws -> T) async throws -> T {
         try await WorkLane.writes.run { try body(self) }
     }
 
@@ -112,37 +115,8 @@ extension Catalog: CatalogEngine, CatalogChangeWatch {
         try await onLane(.interactive) { try $0.listVersion(named: name) }
     }
 
-    public func schemaVersion() async throws -> Int {
-        try await onLane(.interactive) { try $0.schemaVersion() }
-    }
 
-    public func tokens() async throws -> [TokenSummary] {
-        try await onLane(.interactive) { try $0.tokens() }
-    }
 
-    public func hasWriteToken() async throws -> Bool {
-        try await onLane(.interactive) { try $0.hasWriteToken() }
-    }
-
-    public func verifyToken(_ token: String) async throws -> (name: String, scope: TokenScope)? {
-        try await onLane(.interactive) { try $0.verifyToken(token) }
-    }
-
-    /// Read on this catalog's own connection, whose number it is (another
-    /// connection's count is another count); a server asks at every
-    /// request (entity tags, the nearest snapshot's freshness), so the
-    /// number is kept for as long as reads share a snapshot
-    /// (``readSnapshotLifetime``) and no write of this process happened
-    /// since: what a read inside that snapshot would have answered,
-    /// without a trip to the lane. (A commit of another process may then
-    /// show up to two lifetimes late: the snapshot read, and the keeping.)
-    public func dataVersion() async throws -> Int64 {
-        if let kept = dataVersionKept.fresh(lifetime: readSnapshotLifetime) { return kept }
-        let asked = ContinuousClock.now, writes = ReadSnapshot.writesSoFar
-        let version = try await WorkLane.interactive.run { try self.dataVersion() }
-        dataVersionKept.keep(version, asked: asked, writes: writes)
-        return version
-    }
 
     // MARK: Work measured in milliseconds to seconds
 
@@ -193,12 +167,6 @@ extension Catalog: CatalogEngine, CatalogChangeWatch {
         try await WorkLane.bulk.run { try self.search(search) }
     }
 
-    public func nearestSnapshot<Element: Sendable>(maxEntries: Int, _ element: (Store) throws -> Element) async throws
-        -> NearestSnapshot<Element>?
-    {
-        try await onLane(.bulk) { try $0.nearestSnapshot(maxEntries: maxEntries, element) }
-    }
-
     // MARK: Writes, one at a time
 
     public func importList(named name: String, from reader: some StoreRowReader, options: ImportOptions) async throws
@@ -215,21 +183,10 @@ extension Catalog: CatalogEngine, CatalogChangeWatch {
         try await writing { try $0.deleteList(name) }
     }
 
-    public func createToken(named name: String, scope: TokenScope) async throws -> String {
-        try await writing { try $0.createToken(named: name, scope: scope) }
-    }
-
-    public func revokeToken(named name: String) async throws {
-        try await writing { try $0.revokeToken(named: name) }
-    }
-
-    public func noteTokenUsed(named name: String, at date: Date) async throws {
-        try await writing { try $0.noteTokenUsed(named: name, at: date) }
-    }
 }
 
 /// The read connections of a catalog's file, one per lane thread
-/// (``Catalog/concurrentReader()``), opened on the thread's first read.
+/// (``Catalog/openConcurrentReader()``), opened on the thread's first read.
 final class LaneConnections: Sendable {
     private let open: @Sendable () throws -> Catalog
     private let opened = StateLock<[Key: Catalog]>([:])
@@ -256,12 +213,12 @@ final class LaneConnections: Sendable {
 
 /// The last data version read, with when and after how many of this
 /// process's writes (``Catalog/dataVersion()``).
-final class KeptDataVersion: Sendable {
+package final class KeptDataVersion: Sendable {
     private let kept = StateLock<(version: Int64, asked: ContinuousClock.Instant, writes: UInt64)?>(nil)
 
     /// The version kept, if younger than `lifetime` and no write happened
     /// since it was read.
-    func fresh(lifetime: Duration) -> Int64? {
+    package func fresh(lifetime: Duration) -> Int64? {
         guard lifetime > .zero else { return nil }
         let now = ContinuousClock.now
         let writes = ReadSnapshot.writesSoFar
@@ -273,7 +230,7 @@ final class KeptDataVersion: Sendable {
 
     /// Keeps `version`, read from a call made at `asked` after `writes`
     /// writes of this process.
-    func keep(_ version: Int64, asked: ContinuousClock.Instant, writes: UInt64) {
+    package func keep(_ version: Int64, asked: ContinuousClock.Instant, writes: UInt64) {
         kept.withLock { $0 = (version, asked, writes) }
     }
 }

@@ -9,4 +9,8 @@ extension Catalog {
 
     /// The newest schema version this build knows.
     public static var latestSchemaVersion: Int { Migration.latestVersion }
+
+    /// The newest schema version this build knows (``latestSchemaVersion``,
+    /// as a server's readiness check asks an engine for it).
+    public var latestSchemaVersion: Int { Migration.latestVersion }
 }

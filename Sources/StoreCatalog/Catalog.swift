@@ -26,7 +26,7 @@ public final class Catalog: Sendable {
     /// connection per lane thread (``concurrentReader()``); nil: its own.
     let laneConnections: LaneConnections?
     /// The data version last read (`dataVersion()` from an async caller).
-    let dataVersionKept = KeptDataVersion()
+    package let dataVersionKept = KeptDataVersion()
     /// What searches read of each list, kept until the catalog changes.
     let searchSnapshots = SearchSnapshots()
     /// The database file, or `:memory:`.
@@ -135,12 +135,12 @@ public final class Catalog: Sendable {
     /// Runs `body` in one read transaction (`ReadSnapshot`): every
     /// statement of `body` sees one state of the database; with a
     /// ``readSnapshotLifetime``, a burst of reads shares the transaction.
-    func read<T>(_ body: (Database) throws -> T) throws -> T {
+    package func read<T>(_ body: (Database) throws -> T) throws -> T {
         try mappingErrors { try database.unsafeRead { db in try snapshot.read(db, body) } }
     }
 
     /// Runs `body` in one write transaction, rolled back if it throws.
-    func write<T>(_ body: (Database) throws -> T) throws -> T {
+    package func write<T>(_ body: (Database) throws -> T) throws -> T {
         // Whatever the outcome, no catalog of this process may read from a
         // snapshot taken before this write any more.
         defer { ReadSnapshot.noteWrite() }

@@ -6,7 +6,9 @@ import Geo
 /// in this process) or `PostgresCatalog` (PostgreSQL + PostGIS, shared by
 /// several servers). The CLI, the server and `CatalogStoreDirectory` reach
 /// it through this interface only, so that one command line works on both
-/// (`--db PATH` or `--db postgres://…`).
+/// (`--db PATH` or `--db postgres://…`). What only a server needs besides —
+/// API tokens, change watches, the nearest snapshot — is `ServingCatalog`'s,
+/// in the `CatalogServing` module, which an app does not link.
 ///
 /// Both implementations give the same answers on the same data: the same
 /// stores in the same order (ties by store key, the import order), the
@@ -93,16 +95,6 @@ public protocol CatalogEngine: Sendable {
     /// hours over one list, ranked by distance or in list order.
     func search(_ search: StoreSearch) async throws -> SearchPage
 
-    /// Creates an API token for `carousel serve` and returns it: the only
-    /// time it is seen, as only its SHA-256 is kept.
-    func createToken(named name: String, scope: TokenScope) async throws -> String
-
-    /// The tokens by name, with their scope, creation and last use.
-    func tokens() async throws -> [TokenSummary]
-
-    /// Revokes the token named `name`.
-    func revokeToken(named name: String) async throws
-
     /// Imports a list from `reader` in one transaction: all or nothing,
     /// the same validation and report on both engines.
     func importList(named name: String, from reader: some StoreRowReader, options: ImportOptions) async throws
@@ -114,18 +106,11 @@ public protocol CatalogEngine: Sendable {
     /// Deletes a list and its stores.
     func deleteList(_ name: String) async throws -> ListDeletion
 
-    // MARK: What a server needs besides
-
     /// Whether writes are refused: the catalog was opened for reading.
     var isReadOnly: Bool { get }
 
-    /// The schema version of the catalog now, and the one this build
-    /// writes: a server is ready only when they are the same.
-    func schemaVersion() async throws -> Int
-    var latestSchemaVersion: Int { get }
-
     /// The `limit` stores of `list` from `position` in carousel order: a
-    /// page of `GET /lists/{name}/stores`.
+    /// page of the list.
     func stores(list: String, from position: Int, limit: Int) async throws -> [Store]
 
     /// The store of `list` with id `id`, or nil; ``CatalogError/listNotFound(_:)``
@@ -136,38 +121,10 @@ public protocol CatalogEngine: Sendable {
     /// ``stores(in:list:)``: the first page of a box comes without the rest.
     func stores(in box: BoundingBox, list: String?, limit: Int) async throws -> [Store]
 
-    /// The version of list `name` (nil: no such list), as
-    /// ``CatalogChangeWatch/listVersion(named:)`` reads it.
+    /// The version of list `name` (nil: no such list): a number that moves
+    /// whenever the list is imported anew, replaced or renamed to, never
+    /// otherwise.
     func listVersion(named name: String) async throws -> Int64?
-
-    /// Whether any token may write: a server without one takes no writes.
-    func hasWriteToken() async throws -> Bool
-
-    /// The name and scope of the token `token`, or nil when it is unknown
-    /// or revoked; compared in constant time.
-    func verifyToken(_ token: String) async throws -> (name: String, scope: TokenScope)?
-
-    /// Records that token `name` was used at `date` (`carousel tokens` shows it).
-    func noteTokenUsed(named name: String, at date: Date) async throws
-
-    /// A handle for reads that run beside this one's: SQLite, another
-    /// connection of the file, read-only (a server keeps one per busy
-    /// request); PostgreSQL, the catalog itself, whose pool gives each
-    /// call a connection. nil when there can be none (a SQLite catalog in
-    /// memory): reads then share this handle.
-    func concurrentReader() throws -> (any CatalogEngine)?
-
-    /// A watch of the catalog's data version, on a connection of its own
-    /// (nil for a SQLite catalog in memory, which nothing else can change):
-    /// what a server's entity tags, list-following sessions and in-memory
-    /// answers check before they trust what they hold.
-    func changeWatch() throws -> (any CatalogChangeWatch)?
-
-    /// An in-memory nearest-store index of the whole catalog with an
-    /// `element` per store, or nil when the catalog holds more than
-    /// `maxEntries` stores and list items together (or in memory).
-    func nearestSnapshot<Element: Sendable>(maxEntries: Int, _ element: (Store) throws -> Element) async throws
-        -> NearestSnapshot<Element>?
 }
 
 /// An error of a catalog that cannot be reached now (its database is down
@@ -176,21 +133,4 @@ public protocol CatalogEngine: Sendable {
 public protocol CatalogUnavailableError: Error {
     /// Whether this error is the catalog being out of reach.
     var isUnavailable: Bool { get }
-}
-
-/// How a server learns that the catalog changed, whoever changed it: this
-/// process, another process on the same SQLite file, or another node on
-/// the same PostgreSQL database.
-public protocol CatalogChangeWatch: Sendable {
-    /// A number that moves with every commit that changes the catalog's
-    /// stores or lists: equal numbers, the same data. SQLite's `PRAGMA
-    /// data_version` on this watch's connection; on PostgreSQL the catalog's
-    /// change counter as the last `NOTIFY` gave it (at most a notification's
-    /// latency behind a commit, well under a second), read from the
-    /// database while the listening connection is down.
-    func dataVersion() async throws -> Int64
-
-    /// The version of list `name` (nil: no such list): it moves whenever
-    /// the list is imported anew, replaced or renamed to, never otherwise.
-    func listVersion(named name: String) async throws -> Int64?
 }

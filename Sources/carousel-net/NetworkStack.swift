@@ -1,12 +1,13 @@
 import CarouselCommandLine
 import Catalogs
 import PostgresCatalog
+import CatalogServing
 import StoreCatalog
 
 /// The network features `carousel-net` links: PostgreSQL catalogs through
 /// `Catalogs`, and the server (``serve(_:)``, in Serving.swift).
 struct NetworkStack: NetworkFeatures {
-    func openPostgres(url: String, access: Catalog.Access, maxConnections: Int?) async throws -> any CatalogEngine {
+    func openPostgres(url: String, access: Catalog.Access, maxConnections: Int?) async throws -> any ServingCatalog {
         try await CatalogLocation(url).open(access: access, maxConnections: maxConnections ?? PostgresCatalog.standardMaxConnections)
     }
 

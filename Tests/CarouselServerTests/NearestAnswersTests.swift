@@ -110,10 +110,8 @@ import Testing
         let fixture = try Self.fixture()
         #expect(try await !fixture.server.nearestAnswersAreInMemory())
         try await fixture.server.prepareNearestAnswersInBackground()
-        let deadline = ContinuousClock.now + .seconds(20)
-        while try await !fixture.server.nearestAnswersAreInMemory(), ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(10))
-        }
+        // Waits for the build itself, however long a loaded machine takes.
+        await fixture.server.nearestAnswersBackgroundBuildEnded()
         #expect(try await fixture.server.nearestAnswersAreInMemory())
     }
 

@@ -26,17 +26,20 @@ final class Received: Sendable {
         all.filter { $0.line["type"] as? String == type }
     }
 
-    /// Waits (bounded) until `count` lines of `type` arrived.
-    func wait(for type: String, count: Int = 1, timeout: Duration = .seconds(3)) async throws {
+    /// Waits (bounded: 10 s, which a loaded 2-core machine never comes
+    /// near) until `count` lines of `type` arrived.
+    func wait(for type: String, count: Int = 1, timeout: Duration = .seconds(10)) async throws {
         let deadline = ContinuousClock.now + timeout
         while of(type).count < count, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
     }
 }
 
 /// The live session over a real WebSocket: the view model on the wall
-/// clock. Real time, so the checks leave room for a loaded machine: the
-/// camera must come at least 200 ms after the last frame (the debounce is
-/// 250 ms) and within a second, and exactly once.
+/// clock, proving the wiring. Real time on a machine that may be loaded,
+/// so the timing checks are lower bounds only — a camera never comes
+/// before the debounce (250 ms) after the last frame — and the waits are
+/// generous; when exactly it comes is `LiveSessionClockTests`' to check,
+/// on a test clock.
 @Suite(.serialized) struct SessionTests {
     static let layout = #"{"layout":{"viewport":390,"itemLength":300,"spacing":12,"behavior":"groupPagingCentered","debounceMs":250}}"#
 
@@ -90,7 +93,7 @@ final class Received: Sendable {
                     // gap, still a debounce after the frame before it.
                     let lastFrame = frames.last { $0 < camera.at } ?? frames[0]
                     let delay = camera.at - lastFrame
-                    #expect(delay >= .milliseconds(200) && delay <= .milliseconds(1000), "camera \(delay) after the last frame")
+                    #expect(delay >= .milliseconds(200), "camera \(delay) after the last frame")
                 }
                 #expect(received.of("marker").last?.line["previousIndex"] as? Int == 0)
                 #expect(received.of("error").isEmpty)
@@ -153,13 +156,16 @@ final class Received: Sendable {
             try await Self.session(port: port) { outbound, received in
                 try await outbound.write(.text(Self.layout))
                 try await received.wait(for: "marker")
-                let tapped = ContinuousClock.now
                 try await outbound.write(.text(#"{"tapMarker":5}"#))
                 try await received.wait(for: "scroll")
                 try await received.wait(for: "marker", count: 2)
                 let camera = try #require(received.of("camera").last)
                 #expect(camera.line["index"] as? Int == 5)
-                #expect(camera.at - tapped < .milliseconds(200))
+                // At once: made in the same step as the tap's scroll, not a
+                // debounce (250 ms) later in the session's time.
+                let scrollTime = try #require(received.of("scroll").first?.line["t"] as? Double)
+                let cameraTime = try #require(camera.line["t"] as? Double)
+                #expect(cameraTime <= scrollTime && scrollTime - cameraTime < 250)
                 #expect(received.of("marker").last?.line["index"] as? Int == 5)
                 let scroll = try #require(received.of("scroll").first)
                 #expect(scroll.line["index"] as? Int == 5)

@@ -1,4 +1,5 @@
 import Locks
+import CatalogServing
 import StoreCatalog
 
 /// The version of the catalog's data, or of one list's, as an entity tag:
@@ -33,7 +34,7 @@ final class CatalogVersion: Sendable {
     /// The watch is the engine's (``CatalogEngine/changeWatch()``): on
     /// SQLite a reader like the server's, whose version may lag another
     /// process's commit by the readers' millisecond, never this server's.
-    init(engine: any CatalogEngine) throws {
+    init(engine: any ServingCatalog) throws {
         watch = try engine.changeWatch()
         run = String(UInt64.random(in: 0 ... .max), radix: 36)
     }

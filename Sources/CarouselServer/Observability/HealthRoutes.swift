@@ -1,11 +1,12 @@
 import Hummingbird
+import CatalogServing
 import StoreCatalog
 
 /// The probes: `GET /healthz` (the process serves) and `GET /readyz` (the
 /// catalog answers a query and is at this build's schema; else 503 with
 /// the reason), and `GET /metrics`.
 struct HealthRoutes {
-    let reader: any CatalogEngine
+    let reader: any ServingCatalog
     let metrics: ServerMetrics?
     let sessions: SessionCounter
     let version: CatalogVersion

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import CatalogServing
 import StoreCatalog
 import Synchronization
 
@@ -12,15 +13,15 @@ import Synchronization
 /// request on); their use is recorded off the request path, at most once
 /// a minute per token.
 final class AccessControl: Sendable {
-    let reader: any CatalogEngine
+    let reader: any ServingCatalog
     let requireTokenForReads: Bool
     /// Per token name, the minute its use was last recorded.
     private let noted = Mutex<[String: Int64]>([:])
 
     /// The catalog tokens are noted as used in (a write).
-    let engine: any CatalogEngine
+    let engine: any ServingCatalog
 
-    init(reader: any CatalogEngine, engine: any CatalogEngine, requireTokenForReads: Bool) {
+    init(reader: any ServingCatalog, engine: any ServingCatalog, requireTokenForReads: Bool) {
         self.reader = reader
         self.engine = engine
         self.requireTokenForReads = requireTokenForReads

@@ -1,3 +1,4 @@
+import CatalogServing
 import StoreCatalog
 
 /// Whether a WebSocket upgrade may go ahead, decided from its head alone
@@ -15,7 +16,7 @@ import StoreCatalog
 struct SessionGate: Sendable {
     let policy: SitePolicy
     let access: AccessControl
-    let reader: any CatalogEngine
+    let reader: any ServingCatalog
     let slots: SessionSlots
     /// Whether a session needs a read token (`--require-token-for-reads`).
     let requireCredentials: Bool

@@ -1,4 +1,5 @@
 import MapSyncCatalog
+import CatalogServing
 import StoreCatalog
 
 /// Follows a session's list in the catalog: tells, when asked, whether the
@@ -19,7 +20,7 @@ struct ListFollower: Sendable {
         case gone
     }
 
-    let engine: any CatalogEngine
+    let engine: any ServingCatalog
     let list: String
     let shared: SharedDataVersion
     let lists: SharedLists
@@ -33,7 +34,7 @@ struct ListFollower: Sendable {
     /// The data version is read first and the list's before the stores: a
     /// commit between them makes the next look read the list again, never
     /// miss it. ``CatalogError/listNotFound(_:)`` when there is no such list.
-    static func start(engine: any CatalogEngine, list: String, shared: SharedDataVersion, lists: SharedLists) async throws -> (
+    static func start(engine: any ServingCatalog, list: String, shared: SharedDataVersion, lists: SharedLists) async throws -> (
         CatalogStoreDirectory, ListFollower
     ) {
         let version = await shared.number(maxAge: .zero)

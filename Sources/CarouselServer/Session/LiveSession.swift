@@ -6,6 +6,7 @@ import MapSync
 import MapSyncCatalog
 import MapSyncSimulation
 import Observables
+import CatalogServing
 import StoreCatalog
 
 /// One client's live map sync: its own `MapSyncViewModel`, fed by the
@@ -50,7 +51,7 @@ final class LiveSession: Sendable {
     }
 
     private let scheduler: ClockScheduler
-    private let engine: any CatalogEngine
+    private let engine: any ServingCatalog
     private let limits: ServerLimits
     private let send: @Sendable (String) -> Void
     private let events: AsyncStream<Event>
@@ -90,7 +91,7 @@ final class LiveSession: Sendable {
     /// followed by `follower` if given, its time on `clock`; its lines go
     /// to `send`, in order.
     init(
-        stores: CatalogStoreDirectory, engine: any CatalogEngine, follower: ListFollower? = nil, limits: ServerLimits = ServerLimits(),
+        stores: CatalogStoreDirectory, engine: any ServingCatalog, follower: ListFollower? = nil, limits: ServerLimits = ServerLimits(),
         clock: any Clock<Duration> = ContinuousClock(), send: @escaping @Sendable (String) -> Void
     ) {
         state = StateLock(State(stores: stores, follower: follower))
@@ -109,8 +110,18 @@ final class LiveSession: Sendable {
     /// about a second, for one read of the version a second server-wide.
     static let listCheckInterval = Duration.seconds(1)
 
-    /// The session's task: handles what comes, in order, until ``close()``.
+    /// The session's task: handles what comes, in order, until ``close()``
+    /// and then what came before it.
+    ///
+    /// Cancelling the caller does not end it early — only ``close()`` does
+    /// — so that every look and mark that was queued gets its answer (an
+    /// `AsyncStream` iterated by a cancelled task drops what it buffered).
     func run() async {
+        let events = events
+        await Task { await self.handleEvents(events) }.value
+    }
+
+    private func handleEvents(_ events: AsyncStream<Event>) async {
         for await event in events {
             switch event {
             case .message(let text):
@@ -146,13 +157,22 @@ final class LiveSession: Sendable {
     /// Looks whether the list changed, after what came before (reloading
     /// it if it did); true when the list is gone and the session must end.
     func followList() async -> Bool {
-        await withCheckedContinuation { inbox.yield(.look($0)) }
+        await withCheckedContinuation { answer in
+            if case .terminated = inbox.yield(.look(answer)) { answer.resume(returning: false) }
+        }
     }
 
-    /// Returns once everything received before it has been handled.
+    /// Returns once everything received before it has been handled (at
+    /// once when the session is closed).
     func handled() async {
-        await withCheckedContinuation { inbox.yield(.mark($0)) }
+        await withCheckedContinuation { done in
+            if case .terminated = inbox.yield(.mark(done)) { done.resume() }
+        }
     }
+
+    /// Whether the debounce's timer has fallen due on the session's clock
+    /// and not yet reached the session (for tests on a test clock).
+    var hasPendingDue: Bool { scheduler.hasDueActions }
 
     /// Ends the session: nothing is handled or sent afterwards, and
     /// ``run()`` returns once the event in hand is done, letting the view

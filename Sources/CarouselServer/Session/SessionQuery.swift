@@ -1,4 +1,5 @@
 import Hummingbird
+import CatalogServing
 import StoreCatalog
 
 /// A session's `{"query": {…}}`: the search whose results the carousel

@@ -4,6 +4,7 @@ import HummingbirdWebSocket
 import Locks
 import Logging
 import MapSyncCatalog
+import CatalogServing
 import StoreCatalog
 
 /// `GET /lists/{name}/session`: the WebSocket upgrade into a ``LiveSession``.
@@ -13,7 +14,7 @@ import StoreCatalog
 /// JSON error.
 struct SessionRoute {
     /// The catalog sessions read (the server's reader).
-    let engine: any CatalogEngine
+    let engine: any ServingCatalog
     /// The lists sessions show, shared among them.
     let lists: SharedLists
     /// What sessions' debounces run on: the wall clock, or a test's.

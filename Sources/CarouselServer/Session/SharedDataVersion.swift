@@ -1,3 +1,4 @@
+import CatalogServing
 import StoreCatalog
 import Synchronization
 

@@ -1,5 +1,6 @@
 import Locks
 import MapSyncCatalog
+import CatalogServing
 import StoreCatalog
 
 /// The lists that live sessions and simulations show, each read once per
@@ -13,7 +14,7 @@ import StoreCatalog
 /// replaces, never the other way round. At most ``capacity`` versions are
 /// kept, the least recently asked for going first.
 final class SharedLists: Sendable {
-    let engine: any CatalogEngine
+    let engine: any ServingCatalog
     /// Versions kept at most.
     let capacity: Int
 
@@ -30,7 +31,7 @@ final class SharedLists: Sendable {
 
     private let state = StateLock(State())
 
-    init(engine: any CatalogEngine, capacity: Int = 16) {
+    init(engine: any ServingCatalog, capacity: Int = 16) {
         self.engine = engine
         self.capacity = max(1, capacity)
     }

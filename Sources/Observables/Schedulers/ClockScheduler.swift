@@ -66,6 +66,14 @@ public final class ClockScheduler: EventScheduler {
         elapsed().milliseconds
     }
 
+    /// Whether an action has fallen due on the clock and not yet been
+    /// handed over: a test that advanced a test clock waits for this to
+    /// turn false before it looks at what the action did.
+    public var hasDueActions: Bool {
+        let elapsed = elapsed()
+        return state.withLock { state in state.queue.contains(where: { $0.due <= elapsed && $0.action.isPending }) }
+    }
+
     public func schedule(at time: Milliseconds, _ action: @escaping @Sendable () -> Void) -> any Disposable {
         precondition(!time.isNaN, "ClockScheduler: cannot schedule an action at NaN ms")
         let pending = PendingAction(action)

@@ -12,6 +12,11 @@ package struct MinHeap<Element: Comparable> {
 
     package var count: Int { storage.count }
 
+    /// Whether any element satisfies `predicate`, in no particular order.
+    package func contains(where predicate: (Element) -> Bool) -> Bool {
+        storage.contains(where: predicate)
+    }
+
     /// The smallest element, without removing it.
     package var min: Element? { storage.first }
 

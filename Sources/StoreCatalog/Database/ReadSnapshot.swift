@@ -30,7 +30,7 @@ import Locks
 ///
 /// ``read(_:_:)`` and ``end(_:)`` run on the catalog's database queue; the
 /// idle timer looks at the state from its own thread.
-final class ReadSnapshot: Sendable {
+package final class ReadSnapshot: Sendable {
 
     /// Commits made through any catalog of this process.
     private static let writes = AtomicWord(0)
@@ -63,7 +63,7 @@ final class ReadSnapshot: Sendable {
     }
 
     /// How many write transactions of this process have ended so far.
-    static var writesSoFar: UInt64 { writes.load() }
+    package static var writesSoFar: UInt64 { writes.load() }
 
     /// Records that a write transaction of this process has ended: no
     /// snapshot taken before it is used again.
@@ -138,7 +138,7 @@ final class ReadSnapshot: Sendable {
     /// the timer need no other thread to make progress. The queue is a
     /// serial one of the catalog's own, so that its waits never hold one
     /// of the few width-limited threads that Swift's cooperative pool runs
-    /// on (see the server's `Offload`).
+    /// on (docs/concurrency.md).
     private func endWhenIdle(after delay: Duration) {
         let nanoseconds = Int((delay / .nanoseconds(1)).rounded(.up))
         timerQueue.asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [weak self] in

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import GRDB
+import StoreCatalog
 
 /// What an API token lets its holder do.
 public enum TokenScope: String, Sendable, Hashable, Codable, CaseIterable {

@@ -1,0 +1,120 @@
+import Clocks
+import Foundation
+import Locks
+import MapSyncCatalog
+import StoreCatalog
+import TestSupport
+import Testing
+
+@testable import CarouselServer
+
+/// A live session driven on a test clock: the debounce, a tap's camera at
+/// once and the silence after a settling scroll, checked to the millisecond
+/// of the session's own clock, whatever the machine is doing. (The same
+/// session over a real WebSocket, on the wall clock, is `SessionTests`.)
+@Suite struct LiveSessionClockTests {
+    static let layout = #"{"layout":{"viewport":390,"itemLength":300,"spacing":12,"behavior":"groupPagingCentered","debounceMs":250}}"#
+
+    /// A session on the 44 sample stores with a test clock, its lines kept.
+    final class Harness: Sendable {
+        let clock = TestClock()
+        let session: LiveSession
+        private let lines = Lines()
+
+        /// The session's lines as sent, in order.
+        final class Lines: Sendable {
+            let texts = StateLock<[String]>([])
+        }
+        private let running: Task<Void, Never>
+
+        init() throws {
+            let catalog = try Catalog.inMemory()
+            try catalog.importList(
+                named: "seoul",
+                from: makeStoreRowReader(for: Paths.sampleData.appendingPathComponent("seoul-coffee.csv"), format: .csv))
+            var pins: [StorePin] = []
+            try catalog.forEachPin(list: "seoul") { _, pin in pins.append(pin) }
+            let lines = lines
+            session = LiveSession(stores: CatalogStoreDirectory(list: "seoul", pins: pins), engine: catalog, clock: clock) { text in
+                lines.texts.withLock { $0.append(text) }
+            }
+            let session = session
+            running = Task { await session.run() }
+        }
+
+        deinit {
+            session.close()
+        }
+
+        /// Sends `message` and returns once the session has handled it.
+        func send(_ message: String) async {
+            session.receive(message)
+            await session.handled()
+        }
+
+        func of(_ type: String) -> [[String: Any]] {
+            lines.texts.withLock { $0 }
+                .map { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any] ?? ["unparsed": $0] }
+                .filter { $0["type"] as? String == type }
+        }
+
+        /// Moves the session's clock on by `milliseconds`; whatever fell due
+        /// has been handled when this returns.
+        func advance(by milliseconds: Int) async {
+            await clock.advance(by: .milliseconds(milliseconds))
+            // A timer that fell due is handed to the session from the task
+            // that slept for it: wait for it to reach the session's queue
+            // (bounded: 10 s of wall time for a loaded machine), then for
+            // the session to handle what is queued.
+            for _ in 0..<1_000 where session.hasPendingDue { try? await Task.sleep(for: .milliseconds(10)) }
+            await session.handled()
+        }
+    }
+
+    @Test func aSwipeThenSilenceGivesOneCameraADebounceAfterTheLastFrameToTheMillisecond() async throws {
+        let harness = try Harness()
+        await harness.send(Self.layout)
+        #expect(harness.of("camera").map { $0["t"] as? Double } == [0])
+        // 20 frames 16 ms apart, from card 0 to card 1: the last at 304 ms.
+        for step in 1...20 {
+            await harness.send(#"{"offset":\#(Double(step) * 312 / 20)}"#)
+            if step < 20 { await harness.advance(by: 16) }
+        }
+        await harness.advance(by: 249)
+        #expect(harness.of("camera").count == 1, "not before the debounce")
+        await harness.advance(by: 1)
+        let cameras = harness.of("camera")
+        #expect(cameras.map { $0["index"] as? Int } == [0, 1])
+        #expect(cameras.last?["t"] as? Double == 554)
+        #expect(harness.of("marker").last?["previousIndex"] as? Int == 0)
+        await harness.advance(by: 5_000)
+        #expect(harness.of("camera").count == 2, "exactly once")
+    }
+
+    @Test func aTapMovesTheCameraAtOnceAndItsSettlingScrollEchoesNothing() async throws {
+        let harness = try Harness()
+        await harness.send(Self.layout)
+        await harness.advance(by: 1_000)
+        await harness.send(#"{"tapMarker":5}"#)
+        #expect(harness.of("camera").last?["index"] as? Int == 5)
+        #expect(harness.of("camera").last?["t"] as? Double == 1_000)
+        #expect(harness.of("scroll").first?["targetOffset"] as? Double == 1_560)
+        for step in 1...10 {
+            await harness.send(#"{"offset":\#(Double(step) * 156)}"#)
+            await harness.advance(by: 16)
+        }
+        await harness.advance(by: 1_000)
+        #expect(harness.of("camera").count == 2)
+    }
+
+    @Test func aClosedSessionHandlesNothingMoreAndItsDebounceNeverFires() async throws {
+        let harness = try Harness()
+        await harness.send(Self.layout)
+        await harness.send(#"{"offset":312}"#)
+        harness.session.close()
+        harness.session.receive(#"{"tapMarker":3}"#)
+        await harness.clock.advance(by: .seconds(5))
+        #expect(harness.of("camera").count == 1)
+        #expect(harness.of("scroll").isEmpty)
+    }
+}
