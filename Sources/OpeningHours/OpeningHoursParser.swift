@@ -77,8 +77,8 @@ struct OpeningHoursParser {
     // MARK: Weekdays
 
     /// `Mo-Fr`, `Mo,We,Fr`, `Fr-Mo`, `Mo-Fr,PH`. `PH` adds no day.
-    private mutating func weekdays() throws(OpeningHoursError) -> Set<Weekday> {
-        var days = Set<Weekday>()
+    private mutating func weekdays() throws(OpeningHoursError) -> WeekdaySet {
+        var days = WeekdaySet.none
         repeat {
             let (first, isHoliday) = try weekday()
             if isHoliday { continue }
