@@ -37,6 +37,9 @@ import Foundation
 /// - A rule after `,` adds its spans. An `off` or `closed` rule, after `;`
 ///   or `,`, only closes its own spans (the whole day without times):
 ///   `Mo-Fr 08:00-18:00; Mo 12:00-13:00 off` is open on Monday morning.
+/// - `, ` starts an additional rule unless a time follows: weekdays and
+///   month days join with a bare `,`, so `Mo, We 10:00-12:00` is Monday
+///   all day and Wednesday's spans (the crate's `grammar.pest`).
 ///
 /// An instant is read on the zone's wall clock, as a minute: a time the
 /// clock skips is never read, and one it repeats is read the same both
@@ -74,7 +77,7 @@ public struct OpeningHours: Hashable, Sendable, CustomStringConvertible {
     /// Whether the store is open at `local` seconds since 1970-01-01T00:00
     /// of its own wall clock. A wall-clock time alone cannot tell the
     /// minute before the clock is turned back, which an instant can:
-    /// prefer ``isOpen(at:)-(LocalTime)``.
+    /// prefer ``isOpen(at:)``.
     public func isOpen(atLocalSeconds local: Double) -> Bool {
         guard local.isFinite, abs(local) < 1e14 else { return false }
         let seconds = Int64(local.rounded(.down))

@@ -145,6 +145,29 @@ struct ReferenceReadingTests {
         #expect(!spring.isInMinuteBeforeFallBack)
     }
 
+    @Test("`, ` starts an additional rule unless a time follows it: lists of days join with a bare `,`")
+    func commaAndSpace() throws {
+        // opening-hours-py 2.1.4's answers, at 03:00 on Monday 2026-11-23
+        // and on Friday 2026-12-25.
+        let cases: [(String, monday: Bool, christmas: Bool)] = [
+            ("Sa 10:00-12:00, 24/7", true, true),
+            ("Sa 10:00-12:00, 24/7 off", false, false),
+            ("Mo, Tu 10:00-12:00", true, false),  // `Mo` all day, then Tuesday's spans
+            ("Mo,Tu 10:00-12:00", false, false),
+            ("Sa,Fr-Sa, Th 09:45-21:15", false, true),
+            ("Dec 25, Jan 01 off", false, true),  // `Dec 25` all day, then `Jan 01 off`
+            ("Dec 25,Jan 01 off", false, false),
+            ("Mo 01:00-02:00, 02:30-04:00", true, false),  // spans join with `, ` too
+        ]
+        let (monday, three) = try #require(OpeningHoursTests.local("2026-11-23T03:00"))
+        let (christmas, _) = try #require(OpeningHoursTests.local("2026-12-25T03:00"))
+        for (expression, isOpenOnMonday, isOpenOnChristmas) in cases {
+            let hours = try OpeningHours(expression)
+            #expect(hours.isOpen(on: monday, minute: three) == isOpenOnMonday, "\(expression)")
+            #expect(hours.isOpen(on: christmas, minute: three) == isOpenOnChristmas, "\(expression)")
+        }
+    }
+
     @Test("an expression with more than 63 times lays its day on several words")
     func manyTimes() throws {
         // 72 spans of ten minutes, every twenty minutes: 144 cells, 3 words.
