@@ -129,7 +129,7 @@ struct WallClock {
 
     init(instant: Date) { self.instant = instant }
 
-    /// The instant on `zone`'s wall clock, as ``OpeningHours`` reads it.
+    /// The instant on `zone`'s wall clock, as `OpeningHours` reads it.
     mutating func time(in zone: TimeZone) -> OpeningHours.LocalTime {
         if let known = times[zone.identifier] { return known }
         let time = OpeningHours.LocalTime(instant, in: zone)
