@@ -12,17 +12,16 @@ extension OpeningHours {
         /// replacing it.
         var isAdditional: Bool
 
-        func selects(_ date: CivilDate) -> Bool { days.selects(date) }
-
         /// The rule's spans on its own day, cut at midnight.
         var spansWithinDay: [MinuteSpan] {
             guard let times else { return [MinuteSpan.wholeDay] }
             return times.compactMap { $0.clamped(to: MinuteSpan.wholeDay) }
         }
 
-        /// What an open rule's spans give the next day, in that day's minutes.
+        /// What the rule's spans give the next day, in that day's minutes:
+        /// the part of each span past midnight, open or closed as the rule is.
         var spansPastMidnight: [MinuteSpan] {
-            guard isOpen, let times else { return [] }
+            guard let times else { return [] }
             return times.compactMap { span in
                 span.end > MinuteSpan.minutesPerDay
                     ? MinuteSpan(
@@ -38,16 +37,29 @@ extension OpeningHours {
     struct DaySelector: Hashable, Sendable {
         /// Nil: any date.
         var monthDays: [MonthDayRange]?
-        /// Nil: any weekday. `PH` alone gives an empty set: no calendar of
-        /// public holidays is known, so it selects no day.
-        var weekdays: Set<Weekday>?
+        /// Every weekday unless a selector names some. `PH` alone gives an
+        /// empty set: no calendar of public holidays is known, so it selects
+        /// no day.
+        var weekdays: WeekdaySet = .all
 
-        static let everyDay = DaySelector(monthDays: nil, weekdays: nil)
+        static let everyDay = DaySelector(monthDays: nil)
 
-        func selects(_ date: CivilDate) -> Bool {
-            if let monthDays, !monthDays.contains(where: { $0.contains(date) }) { return false }
-            if let weekdays, !weekdays.contains(date.weekday) { return false }
-            return true
+        func selects(_ day: Day) -> Bool {
+            guard weekdays.contains(day.weekday) else { return false }
+            guard let monthDays else { return true }
+            return monthDays.contains { $0.contains(day.monthDay) }
+        }
+    }
+
+    /// What the day selectors look at on a date, worked out once per
+    /// question rather than once per rule.
+    struct Day {
+        var monthDay: MonthDay
+        var weekday: Weekday
+
+        init(_ date: CivilDate) {
+            monthDay = MonthDay(month: date.month, day: date.day)
+            weekday = date.weekday
         }
     }
 
@@ -57,9 +69,8 @@ extension OpeningHours {
         var from: MonthDay
         var to: MonthDay
 
-        func contains(_ date: CivilDate) -> Bool {
-            let day = MonthDay(month: date.month, day: date.day)
-            return from <= to ? (from <= day && day <= to) : (day >= from || day <= to)
+        func contains(_ day: MonthDay) -> Bool {
+            from <= to ? (from <= day && day <= to) : (day >= from || day <= to)
         }
     }
 
@@ -79,22 +90,9 @@ struct MinuteSpan: Hashable, Sendable {
     var start: Int
     var end: Int
 
-    func contains(_ minute: Int) -> Bool { start <= minute && minute < end }
-
     func clamped(to other: MinuteSpan) -> MinuteSpan? {
         let span = MinuteSpan(start: max(start, other.start), end: min(end, other.end))
         return span.start < span.end ? span : nil
-    }
-
-    /// What is left of this span once each of `others` is taken out.
-    func subtracting(_ others: [MinuteSpan]) -> [MinuteSpan] {
-        others.reduce([self]) { pieces, cut in
-            pieces.flatMap { piece -> [MinuteSpan] in
-                guard cut.start < piece.end, piece.start < cut.end else { return [piece] }
-                return [MinuteSpan(start: piece.start, end: cut.start), MinuteSpan(start: cut.end, end: piece.end)]
-                    .filter { $0.start < $0.end }
-            }
-        }
     }
 }
 
@@ -104,4 +102,15 @@ enum Weekday: Int, Hashable, Sendable, CaseIterable {
 
     /// The two letters `opening_hours` spells them with.
     static let abbreviations = ["Mo", "Tu", "We", "Th", "Fr", "Sa", "Su"]
+}
+
+/// A set of weekdays as seven bits, Monday the lowest.
+struct WeekdaySet: Hashable, Sendable {
+    var bits: UInt8
+
+    static let all = WeekdaySet(bits: 0x7F)
+    static let none = WeekdaySet(bits: 0)
+
+    func contains(_ day: Weekday) -> Bool { bits & (1 << day.rawValue) != 0 }
+    mutating func insert(_ day: Weekday) { bits |= 1 << day.rawValue }
 }

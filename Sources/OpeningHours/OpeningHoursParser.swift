@@ -46,22 +46,13 @@ struct OpeningHoursParser {
 
     private mutating func rule(isAdditional: Bool) throws(OpeningHoursError) -> OpeningHours.Rule {
         let start = position
-        if take("24/7") {
-            return OpeningHours.Rule(days: .everyDay, times: nil, isOpen: true, isAdditional: isAdditional)
-        }
         var days = OpeningHours.DaySelector.everyDay
-        if peekWord.flatMap(Self.month) != nil {
-            days.monthDays = try monthDayRanges()
-            skipSpaces()
-        }
-        if let word = peekWord, word == "PH" || Weekday.abbreviations.contains(word) {
-            days.weekdays = try weekdays()
-            skipSpaces()
-        }
         var times: [MinuteSpan]?
-        if let next = peek, next.properties.numericType != nil, next.isASCII {
-            times = try timeSpans()
+        // `24/7` is the whole of a rule's selectors; `off` may follow it.
+        if take("24/7") {
             skipSpaces()
+        } else {
+            try selectors(days: &days, times: &times)
         }
         var isOpen = true
         if let word = peekWord, ["off", "closed", "open"].contains(word) {
@@ -74,11 +65,27 @@ struct OpeningHoursParser {
         return OpeningHours.Rule(days: days, times: times, isOpen: isOpen, isAdditional: isAdditional)
     }
 
+    /// Month days, weekdays and times, each if present.
+    private mutating func selectors(days: inout OpeningHours.DaySelector, times: inout [MinuteSpan]?) throws(OpeningHoursError) {
+        if peekWord.flatMap(Self.month) != nil {
+            days.monthDays = try monthDayRanges()
+            skipSpaces()
+        }
+        if let word = peekWord, word == "PH" || Weekday.abbreviations.contains(word) {
+            days.weekdays = try weekdays()
+            skipSpaces()
+        }
+        if let next = peek, next.properties.numericType != nil, next.isASCII {
+            times = try timeSpans()
+            skipSpaces()
+        }
+    }
+
     // MARK: Weekdays
 
     /// `Mo-Fr`, `Mo,We,Fr`, `Fr-Mo`, `Mo-Fr,PH`. `PH` adds no day.
-    private mutating func weekdays() throws(OpeningHoursError) -> Set<Weekday> {
-        var days = Set<Weekday>()
+    private mutating func weekdays() throws(OpeningHoursError) -> WeekdaySet {
+        var days = WeekdaySet.none
         repeat {
             let (first, isHoliday) = try weekday()
             if isHoliday { continue }
@@ -197,22 +204,29 @@ struct OpeningHoursParser {
         return hour * 60 + minute
     }
 
-    private var isTimeAhead: Bool {
-        var index = position
+    private var isTimeAhead: Bool { isTime(at: position) }
+
+    /// Digits and a `:` at `index`: a time, not a day number or `24/7`.
+    private func isTime(at start: Int) -> Bool {
+        var index = start
         while index < scalars.count, scalars[index].properties.numericType != nil, scalars[index].isASCII { index += 1 }
         return index < scalars.count && scalars[index] == ":"
     }
 
     // MARK: Scanning
 
-    /// A `,` that continues the current list: one followed by a word the
-    /// list takes (`before`), or by a digit for time spans (`before` nil).
-    /// Anything else after a `,` starts an additional rule, so it is left.
+    /// A `,` that continues the current list: one followed directly by a
+    /// word the list takes (`before`), or, for time spans (`before` nil),
+    /// by a time, spaces allowed between. Anything else after a `,` starts
+    /// an additional rule, so it is left: `Sa,Fr, Th 10:00-12:00` is
+    /// `Sa,Fr` and `, Th 10:00-12:00`, and `10:00-12:00, 24/7` ends with
+    /// `, 24/7`. This is opening-hours' grammar (`grammar.pest`:
+    /// `weekday_sequence` and `monthday_selector` join with a bare `,`,
+    /// `time_selector` with `"," ~ space?`, and `additional_rule_separator`
+    /// is `space? ~ "," ~ space`).
     private mutating func takeListComma(before accepts: ((String) -> Bool)?) -> Bool {
         guard peek == "," else { return false }
         var index = position + 1
-        while index < scalars.count, scalars[index] == " " { index += 1 }
-        guard index < scalars.count else { return false }
         let continues: Bool
         if let accepts {
             let saved = position
@@ -220,7 +234,8 @@ struct OpeningHoursParser {
             continues = peekWord.map(accepts) ?? false
             position = saved
         } else {
-            continues = scalars[index].properties.numericType != nil && scalars[index].isASCII
+            while index < scalars.count, scalars[index] == " " { index += 1 }
+            continues = isTime(at: index)
         }
         if continues { position = index }
         return continues

@@ -1,5 +1,6 @@
 import Foundation
 import Geo
+import OpeningHours
 
 extension Catalog {
     /// A page of the stores of a list that match `search`, ranked by
@@ -45,9 +46,6 @@ extension Catalog {
     }
 }
 
-/// One instant on the wall clocks of many zones: a zone's offset is
-/// looked up once per search, not once per store (Foundation's
-/// `secondsFromGMT(for:)` walks the zone's transitions each time).
 /// One search over a list's ``SearchSnapshot``, in both catalogs: the
 /// filters the snapshot can judge (text, category, area, open at) and the
 /// ranking give ``ranked``; the catalog then reads the store at each
@@ -91,7 +89,7 @@ package struct SearchRun {
             var clock = WallClock(instant: openAt)
             ranked.removeAll { candidate in
                 guard let hours = snapshot.hours[candidate.position] else { return true }  // no hours: never open
-                return !hours.hours.isOpen(atLocalSeconds: clock.localSeconds(in: hours.zone))
+                return !hours.hours.isOpen(at: clock.time(in: hours.zone))
             }
         }
         if search.area != nil {
@@ -122,22 +120,21 @@ package struct SearchRun {
     }
 }
 
+/// One instant on the wall clocks of many zones: a zone's clock is read
+/// once per search, not once per store (Foundation's
+/// `secondsFromGMT(for:)` walks the zone's transitions each time).
 struct WallClock {
     let instant: Date
-    private var offsets: [String: Int] = [:]
+    private var times: [String: OpeningHours.LocalTime] = [:]
 
     init(instant: Date) { self.instant = instant }
 
-    /// Seconds since 1970-01-01T00:00 on `zone`'s wall clock.
-    mutating func localSeconds(in zone: TimeZone) -> Double {
-        let offset: Int
-        if let known = offsets[zone.identifier] {
-            offset = known
-        } else {
-            offset = zone.secondsFromGMT(for: instant)
-            offsets[zone.identifier] = offset
-        }
-        return instant.timeIntervalSince1970 + Double(offset)
+    /// The instant on `zone`'s wall clock, as `OpeningHours` reads it.
+    mutating func time(in zone: TimeZone) -> OpeningHours.LocalTime {
+        if let known = times[zone.identifier] { return known }
+        let time = OpeningHours.LocalTime(instant, in: zone)
+        times[zone.identifier] = time
+        return time
     }
 }
 
