@@ -25,9 +25,10 @@ import Testing
         final class Lines: Sendable {
             let texts = StateLock<[String]>([])
         }
-        private let running: Task<Void, Never>
+        private let running: Task<Void, Never>?
 
-        init() throws {
+        /// `runs`: whether the harness runs the session's task itself.
+        init(runs: Bool = true) throws {
             let catalog = try Catalog.inMemory()
             try catalog.importList(
                 named: "seoul",
@@ -39,7 +40,7 @@ import Testing
                 lines.texts.withLock { $0.append(text) }
             }
             let session = session
-            running = Task { await session.run() }
+            running = runs ? Task { await session.run() } : nil
         }
 
         deinit {
@@ -116,5 +117,22 @@ import Testing
         await harness.clock.advance(by: .seconds(5))
         #expect(harness.of("camera").count == 1)
         #expect(harness.of("scroll").isEmpty)
+    }
+
+    /// A connection that fails cancels its route's task group, which waits
+    /// for the session's task: cancelling it must close the session, not
+    /// leave it waiting for messages that never come (the whole suite hung
+    /// on it once).
+    @Test(.timeLimit(.minutes(1))) func cancellingTheSessionsTaskClosesIt() async throws {
+        let harness = try Harness(runs: false)
+        let task = Task { await harness.session.run() }
+        await harness.send(Self.layout)
+        #expect(harness.of("camera").count == 1)
+        task.cancel()
+        await task.value
+        // Closed: a message now is not handled, and a look answers at once.
+        await harness.send(#"{"tapMarker":3}"#)
+        #expect(harness.of("scroll").isEmpty)
+        #expect(await harness.session.followList() == false)
     }
 }

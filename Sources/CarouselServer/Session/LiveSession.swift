@@ -113,12 +113,18 @@ final class LiveSession: Sendable {
     /// The session's task: handles what comes, in order, until ``close()``
     /// and then what came before it.
     ///
-    /// Cancelling the caller does not end it early — only ``close()`` does
-    /// — so that every look and mark that was queued gets its answer (an
+    /// Cancelling the caller closes the session (a connection that failed
+    /// ends its task group so); the events queued before are still handled
+    /// — the loop runs in a task of its own, which the cancellation does
+    /// not reach — so that every look and mark gets its answer (an
     /// `AsyncStream` iterated by a cancelled task drops what it buffered).
     func run() async {
         let events = events
-        await Task { await self.handleEvents(events) }.value
+        await withTaskCancellationHandler {
+            await Task { await self.handleEvents(events) }.value
+        } onCancel: {
+            close()
+        }
     }
 
     private func handleEvents(_ events: AsyncStream<Event>) async {
