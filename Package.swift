@@ -86,7 +86,9 @@ let package = Package(
             // a database from any directory, copied anywhere.
             // `Sources/StoreCatalog/Migrations` links to the top-level
             // `Migrations/`, the single source of truth.
-            resources: [.embedInCode("Migrations")]
+            // The privacy manifest an App Store upload asks of a library
+            // that calls an API with a required reason (stat()).
+            resources: [.embedInCode("Migrations"), .copy("PrivacyInfo.xcprivacy")]
         ),
         // What a server needs of a catalog beyond what an app does: API
         // tokens (SHA-256 through swift-crypto), change watches, readers

@@ -46,8 +46,7 @@ async def session(url, cards, seconds, seed, results, start):
     rng = random.Random(seed)
     async with websockets.connect(url, max_size=1 << 20, ping_interval=None) as socket:
         await socket.send(json.dumps({"layout": {"viewport": 390, "itemLength": 300, "spacing": 12,
-                                                 "behavior": "groupPagingCentered",
-                                                 "initialIndex": 0}}))
+                                                 "behavior": "groupPagingCentered"}}))
         index = 0
         cameras = asyncio.Queue()
 

@@ -42,7 +42,7 @@ struct CarouselBench: ParsableCommand {
     @Option(help: "Where the scale benchmark writes its log–log plot (full runs only).")
     var plot = "docs/scale.svg"
 
-    @Option(help: "With the server benchmark: only this part of it (throughput: the routes, the middleware's cost and the sessions; imports: reads while 8 clients import).")
+    @Option(help: "With the server benchmark: only this part of it (throughput: the routes, the middleware's cost and the sessions; imports: reads while 8 clients import; realtime: live sessions' cameras while imports, clusters and searches run; REALTIME_BASELINE=BIN adds another build's carousel as the peer).")
     var serverPart: ServerBenchmark.Part?
 
     @Option(help: "The server benchmark's seconds per wrk run (default 30; 1 with --smoke).")
@@ -132,7 +132,8 @@ struct CarouselBench: ParsableCommand {
                 parts: serverPart.map { [$0] } ?? ServerBenchmark.Part.allCases,
                 importBytes: sizes.importLoadBytes,
                 seconds: serverSeconds ?? sizes.serverSeconds, connections: sizes.serverConnections,
-                sessionSeconds: sizes.sessionSeconds, maxSessions: sizes.maxSessions, python: python,
+                sessionSeconds: sizes.sessionSeconds, maxSessions: sizes.maxSessions,
+                realtimeSessions: sizes.realtimeSessions, realtimeSeconds: sizes.realtimeSeconds, python: python,
                 scriptsFolder: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
                     .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("scripts"),
                 measuresPostGIS: !smoke
@@ -183,6 +184,9 @@ struct Sizes {
     var maxSessions: Int
     /// Each import body of the server's imports part (issue 22: 20 MB).
     var importLoadBytes: Int
+    /// The realtime part's live sessions and its seconds per load mix.
+    var realtimeSessions: Int
+    var realtimeSeconds: Int
 
     static let full = Sizes(
         dataFile: "geonames-places.csv", importRuns: 7, pipelineEvents: 1_000_000, pipelineRuns: 3,
@@ -192,7 +196,7 @@ struct Sizes {
         scaleSizes: [100_000, 234_908, 1_000_000, 10_000_000], scaleReference: 234_908,
         scaleQueries: 2_000, scaleProcessRuns: 11,
         serverSeconds: 30, serverConnections: 64, sessionSeconds: 5, maxSessions: 2048,
-        importLoadBytes: 20_000_000
+        importLoadBytes: 20_000_000, realtimeSessions: 100, realtimeSeconds: 20
     )
 
     static let smoke = Sizes(
@@ -202,6 +206,6 @@ struct Sizes {
         clusterLoads: 1, clusterQueries: 5, clusterColdRuns: 3,
         scaleSizes: [10_000], scaleReference: 10_000, scaleQueries: 50, scaleProcessRuns: 2,
         serverSeconds: 1, serverConnections: 4, sessionSeconds: 0.5, maxSessions: 2,
-        importLoadBytes: 200_000
+        importLoadBytes: 200_000, realtimeSessions: 4, realtimeSeconds: 2
     )
 }

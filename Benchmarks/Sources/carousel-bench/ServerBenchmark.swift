@@ -16,6 +16,8 @@ struct ServerBenchmark {
         case throughput
         /// Reads while 8 clients import.
         case imports
+        /// Live sessions' cameras while imports and heavy reads run.
+        case realtime
     }
 
     var workspace: Workspace
@@ -28,6 +30,9 @@ struct ServerBenchmark {
     /// Seconds per step of the sessions ramp.
     var sessionSeconds: Double
     var maxSessions: Int
+    /// The realtime part's sessions and seconds per load mix.
+    var realtimeSessions: Int
+    var realtimeSeconds: Int
     /// The Python (with `websockets`) that drives the sessions; nil skips them.
     var python: String?
     var scriptsFolder: URL
@@ -49,6 +54,13 @@ struct ServerBenchmark {
         if parts.contains(.throughput) { try runThroughput(into: &report) }
         if parts.contains(.imports) {
             try ServerImportLoad(workspace: workspace, seconds: seconds, bodyBytes: importBytes).run(into: &report)
+        }
+        if parts.contains(.realtime) {
+            guard let python else { throw BenchError("the realtime part needs a Python with websockets (--python)") }
+            try ServerRealtime(
+                workspace: workspace, python: python, scriptsFolder: scriptsFolder, seconds: realtimeSeconds,
+                sessions: realtimeSessions, baseline: ProcessInfo.processInfo.environment["REALTIME_BASELINE"]
+            ).run(into: &report)
         }
     }
 
