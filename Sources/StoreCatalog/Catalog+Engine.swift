@@ -53,6 +53,14 @@ extension Catalog: CatalogEngine {
     /// snapshots taken before it.
     public static let serverReadSnapshotLifetime = Duration.milliseconds(1)
 
+    /// Opens the catalog at `path` for `access` as ``init(path:access:)``
+    /// does, on the interactive lane: opening reads the file (and may
+    /// migrate it), which an async caller — the main actor, a cooperative
+    /// thread — must not wait for on its own thread.
+    public static func open(path: String, access: Access = .readWrite) async throws -> Catalog {
+        try await WorkLane.interactive.run { try Catalog(path: path, access: access) }
+    }
+
     // MARK: Where the work runs
 
     /// Runs `body` on `lane` with the connection reads there use: this

@@ -46,6 +46,16 @@ import Testing
         #expect(try stores.index(ofStore: "b") == 1)
     }
 
+    /// What an app does: open the catalog and read a list's pins without
+    /// its own thread touching SQLite.
+    @Test func anAppOpensTheCatalogAndReadsTheListAsynchronously() async throws {
+        let (catalog, directory) = try catalog(["seoul": [("a", 37.5, 127.0), ("b", 37.6, 127.1)]])
+        _ = catalog
+        let opened = try await Catalog.open(path: directory.path("catalog.sqlite").path, access: .read)
+        let stores = try await CatalogStoreDirectory(engine: opened, list: "seoul")
+        #expect(try stores.pin(at: 1).id == "b")
+    }
+
     @Test func idsOfAnyLengthAndScriptRoundTrip() throws {
         let pins = [
             StorePin(id: "", latitude: 0, longitude: 0), StorePin(id: "하늘-카페-강남역-1호점", latitude: 37.5, longitude: 127),
