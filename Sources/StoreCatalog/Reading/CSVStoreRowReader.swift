@@ -36,7 +36,8 @@ package struct CSVStoreRowReader: StoreRowReader {
         }
         var headers: [String] = []
         for index in 0..<fields.count {
-            guard let header = String(validating: fields.field(index), as: UTF8.self) else {
+            // UTF8Text rather than `String(validating:as:)`, which needs iOS 18.
+            guard let header = fields.field(index).withUnsafeBufferPointer(UTF8Text.string) else {
                 throw failure("header column \(index + 1) is not valid UTF-8: save the file as UTF-8", line: headerLine)
             }
             headers.append(header)

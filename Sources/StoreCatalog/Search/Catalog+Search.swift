@@ -13,7 +13,18 @@ extension Catalog {
     /// store, so they cost a lookup per store they are tried on.
     public func search(_ search: StoreSearch) throws -> SearchPage {
         try search.validate()
-        var run = SearchRun(search, over: try searchSnapshot(list: search.list))
+        return try self.search(search, over: try searchSnapshot(list: search.list))
+    }
+
+    /// ``search(_:)`` when the list's search snapshot is in memory and
+    /// current; nil when the search would first read the whole list.
+    package func searchIfSnapshotKept(_ search: StoreSearch) throws -> SearchPage? {
+        try search.validate()
+        return try keptSearchSnapshot(list: search.list).map { try self.search(search, over: $0) }
+    }
+
+    private func search(_ search: StoreSearch, over snapshot: SearchSnapshot) throws -> SearchPage {
+        var run = SearchRun(search, over: snapshot)
         for candidate in run.ranked {
             guard run.offer(candidate, store: try store(list: search.list, at: candidate.position)) else { break }
         }
@@ -32,17 +43,27 @@ extension Catalog {
     /// catalog is unchanged: no commit by another connection (SQLite's
     /// `data_version`) and no row changed by this one (`total_changes()`).
     func searchSnapshot(list: String) throws -> SearchSnapshot {
-        let version = try read { db in
-            try firstRow(db, "SELECT (SELECT data_version FROM pragma_data_version), total_changes()", { _ in }) {
-                SearchSnapshots.Version(data: $0.int64(0), changes: $0.int64(1))
-            } ?? SearchSnapshots.Version(data: 0, changes: 0)
-        }
+        let version = try searchVersion()
         if let kept = searchSnapshots.snapshot(list: list, version: version) { return kept }
         var builder = SearchSnapshot.Builder(defaultZone: try timeZone(list: list))
         try forEachStore(list: list) { _, store in builder.append(store) }
         let snapshot = builder.build()
         searchSnapshots.keep(snapshot, list: list, version: version)
         return snapshot
+    }
+
+    /// The list's search snapshot if it is kept and current; nil when it
+    /// would have to be read.
+    func keptSearchSnapshot(list: String) throws -> SearchSnapshot? {
+        searchSnapshots.snapshot(list: list, version: try searchVersion())
+    }
+
+    private func searchVersion() throws -> SearchSnapshots.Version {
+        try read { db in
+            try firstRow(db, "SELECT (SELECT data_version FROM pragma_data_version), total_changes()", { _ in }) {
+                SearchSnapshots.Version(data: $0.int64(0), changes: $0.int64(1))
+            } ?? SearchSnapshots.Version(data: 0, changes: 0)
+        }
     }
 }
 
