@@ -26,7 +26,11 @@ let package = Package(
     // uses Synchronization's `Mutex` or `Atomic` (iOS 18) on Apple platforms —
     // `Locks` gives them a pthread lock of our own — and the Observation API
     // (`MapSyncState`) is marked available from iOS 17. Platform floors mean
-    // nothing on Linux, which keeps `Mutex` and `Atomic` (see `Locks`).
+    // nothing on Linux, which keeps `Mutex` and `Atomic` (see `Locks`);
+    // `scripts/check-availability` holds the app-facing modules to them from
+    // here. The server products (CarouselServer, PostgresCatalog, Catalogs)
+    // really need macOS 15 / iOS 18: task executors and `Mutex`
+    // (docs/platforms.md); Hummingbird 2 itself needs macOS 14.
     platforms: [.iOS(.v16), .macOS(.v13), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
     products: [
         .library(name: "Geo", targets: ["Geo"]),
