@@ -32,7 +32,10 @@ extension NetworkStack {
         if !Self.isLoopback(host) {
             // One line, for whoever starts it on a shared network.
             let hasWriteToken = (try? Blocking.wait { try await engine.hasWriteToken() }) == true
-            let writes = hasWriteToken ? "writes enabled (a write token exists)" : "writes disabled (no write token)"
+            let writes =
+                hasWriteToken
+                ? "writes enabled (a write token exists)"
+                : "writes disabled (no write token; `carousel tokens create NAME --scope write` makes one)"
             FileHandle.standardError.write(
                 Data("carousel: serving on \(host), not loopback: \(writes), TLS \(tls == nil ? "off" : "on")\n".utf8))
         }

@@ -40,7 +40,7 @@ enum RowPipeline {
             defer { queue.producerDidExit() }
             produce(nextRow, batchRows: batchRows, into: queue)
         }
-        thread.name = "carousel import reader"
+        thread.name = "catalog.import-reader"
         thread.start()
         defer { queue.waitForProducer() }
 
