@@ -1,6 +1,6 @@
 import CarouselJSON
-import Clustering
 import CatalogServing
+import Clustering
 import StoreCatalog
 
 /// Cluster markers as `carousel clusters` prints them: the JSON array the

@@ -1,6 +1,6 @@
 import ArgumentParser
-import Clustering
 import CatalogServing
+import Clustering
 import StoreCatalog
 
 extension Carousel {

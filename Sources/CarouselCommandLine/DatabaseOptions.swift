@@ -1,7 +1,7 @@
 import ArgumentParser
+import CatalogServing
 import Foundation
 import Locks
-import CatalogServing
 import StoreCatalog
 
 /// `--db PATH` or `--db URL`: where the catalog lives, for every command

@@ -1,10 +1,10 @@
 import ArgumentParser
 import CarouselEngine
 import CarouselJSON
+import CatalogServing
 import Foundation
 import MapSync
 import MapSyncSimulation
-import CatalogServing
 import StoreCatalog
 
 extension Carousel {

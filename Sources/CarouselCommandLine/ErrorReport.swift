@@ -1,9 +1,9 @@
 import ArgumentParser
 import CarouselEngine
+import CatalogServing
 import Foundation
 import MapSync
 import MapSyncSimulation
-import CatalogServing
 import StoreCatalog
 
 /// Any error a command run throws, as the one line `carousel` prints on

@@ -1,6 +1,6 @@
 import ArgumentParser
-import Foundation
 import CatalogServing
+import Foundation
 import StoreCatalog
 
 extension Carousel {

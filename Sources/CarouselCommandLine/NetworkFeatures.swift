@@ -1,6 +1,6 @@
+import CatalogServing
 import Foundation
 import Locks
-import CatalogServing
 import StoreCatalog
 
 /// What `carousel` does over a network: serve (`carousel serve`), and open

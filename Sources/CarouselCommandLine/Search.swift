@@ -1,7 +1,7 @@
 import ArgumentParser
 import CarouselJSON
-import Foundation
 import CatalogServing
+import Foundation
 import StoreCatalog
 
 extension Carousel {

@@ -1,6 +1,6 @@
 import CarouselJSON
-import Foundation
 import CatalogServing
+import Foundation
 import StoreCatalog
 
 /// Stores as every command prints them, written as they come: a JSON array,

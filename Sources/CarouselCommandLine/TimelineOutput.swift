@@ -1,8 +1,8 @@
 import CarouselEngine
 import CarouselJSON
+import CatalogServing
 import MapSync
 import MapSyncSimulation
-import CatalogServing
 import StoreCatalog
 
 /// A simulation's timeline as `simulate` and `demo` print it: JSON Lines

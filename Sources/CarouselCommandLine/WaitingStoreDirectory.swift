@@ -1,7 +1,7 @@
+import CatalogServing
 import Geo
 import Locks
 import MapSync
-import CatalogServing
 import StoreCatalog
 
 /// A list of a catalog as the view model's `StoreDirectory` for a command

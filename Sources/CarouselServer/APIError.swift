@@ -1,6 +1,6 @@
 import CarouselJSON
-import Hummingbird
 import CatalogServing
+import Hummingbird
 import StoreCatalog
 
 /// A client's mistake, answered as `{"error": {"code", "message"}}` with a

@@ -1,8 +1,8 @@
 import CarouselJSON
+import CatalogServing
 import Hummingbird
 import Logging
 import NIOCore
-import CatalogServing
 import StoreCatalog
 
 /// Wraps every request: refuses an over-long URL (414) and turns every

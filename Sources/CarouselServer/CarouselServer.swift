@@ -1,3 +1,4 @@
+import CatalogServing
 import Foundation
 import Hummingbird
 import HummingbirdCore
@@ -5,7 +6,6 @@ import HummingbirdTLS
 import HummingbirdWebSocket
 import Logging
 import NIOCore
-import CatalogServing
 import StoreCatalog
 
 /// `carousel serve`: the catalog and live map sync over HTTP and WebSocket,

@@ -1,8 +1,8 @@
 import CarouselJSON
+import CatalogServing
 import Clustering
 import Hummingbird
 import HummingbirdWebSocket
-import CatalogServing
 import StoreCatalog
 import WorkLanes
 
@@ -25,7 +25,7 @@ struct CatalogRoutes {
 
     /// `[{"name","count"}]`.
     func lists() async throws -> Response {
-        .json(CatalogJSON.lists(try await reader.lists() ))
+        .json(CatalogJSON.lists(try await reader.lists()))
     }
 
     /// `{"stores": [...], "next": CURSOR-or-null}` in carousel order.
@@ -35,7 +35,7 @@ struct CatalogRoutes {
         let limit = try query.limit(default: 100)
         let start = try query.text("cursor").map { text throws(APIError) in try StoreCursor(token: text) }?.position ?? 0
         // One more than asked tells whether a next page exists without a count.
-        let found = try await reader.stores(list: list, from: start, limit: limit + 1) 
+        let found = try await reader.stores(list: list, from: start, limit: limit + 1)
         let page = found.prefix(limit)
         let next = found.count > limit ? StoreJSON.quoted(StoreCursor(position: start + limit).token) : "null"
         return .json(stores: page.map { ($0, nil) }, next: next)
@@ -45,7 +45,7 @@ struct CatalogRoutes {
     func store(_ request: Request, _ context: some RequestContext) async throws -> Response {
         let list = try request.pathParameter("list", context: context)
         let id = try request.pathParameter("id", context: context)
-        guard let store = try await reader.store(list: list, id: id)  else {
+        guard let store = try await reader.store(list: list, id: id) else {
             throw APIError(.notFound, "store_not_found", "list '\(list)' holds no store with id '\(id)'")
         }
         return .json(StoreJSON.object(store))
@@ -66,7 +66,7 @@ struct CatalogRoutes {
         if let answer = try await nearestAnswers.answer(to: origin, limit: limit, withinMeters: withinMeters, list: list) {
             return .json(answer)
         }
-        let found = try await reader.nearest(to: origin, limit: limit, withinMeters: withinMeters, list: list) 
+        let found = try await reader.nearest(to: origin, limit: limit, withinMeters: withinMeters, list: list)
         return .json(stores: found.map { ($0.store, $0.distanceMeters) })
     }
 
@@ -83,7 +83,7 @@ struct CatalogRoutes {
         }
         let limit = try query.limit(default: limits.maxLimit)
         let list = try query.name("list")
-        let found = try await reader.stores(in: box, list: list, limit: limit) 
+        let found = try await reader.stores(in: box, list: list, limit: limit)
         return .json(stores: found.map { ($0, nil) })
     }
 

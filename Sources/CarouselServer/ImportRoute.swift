@@ -1,8 +1,8 @@
 import CarouselJSON
+import CatalogServing
 import Foundation
 import Hummingbird
 import HummingbirdWebSocket
-import CatalogServing
 import StoreCatalog
 import WorkLanes
 

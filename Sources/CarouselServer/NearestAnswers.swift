@@ -1,7 +1,7 @@
 import CarouselJSON
+import CatalogServing
 import Locks
 import NIOCore
-import CatalogServing
 import StoreCatalog
 
 /// `GET /stores/near` answered from memory: a ``NearestSnapshot`` of the

@@ -1,7 +1,7 @@
 import CarouselJSON
+import CatalogServing
 import Foundation
 import Hummingbird
-import CatalogServing
 import StoreCatalog
 
 /// `GET /stores/search`: the carousel's search, with the query items of

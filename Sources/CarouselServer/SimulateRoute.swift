@@ -1,4 +1,5 @@
 import CarouselJSON
+import CatalogServing
 import Foundation
 import Hummingbird
 import HummingbirdWebSocket
@@ -6,7 +7,6 @@ import MapSync
 import MapSyncCatalog
 import MapSyncSimulation
 import NIOCore
-import CatalogServing
 import StoreCatalog
 import TextInput
 import WorkLanes

@@ -1,5 +1,5 @@
-import PostgresCatalog
 import CatalogServing
+import PostgresCatalog
 import StoreCatalog
 
 /// Where a catalog lives, as `--db` and `CAROUSEL_DB` name it: a

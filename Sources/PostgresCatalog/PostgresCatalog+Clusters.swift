@@ -1,7 +1,7 @@
+import CatalogServing
 import Clustering
 import Geo
 import PostgresNIO
-import CatalogServing
 import StoreCatalog
 import WorkLanes
 

@@ -1,7 +1,7 @@
+import CatalogServing
 import Foundation
 import NIOCore
 import PostgresNIO
-import CatalogServing
 import StoreCatalog
 
 extension PostgresCatalog {

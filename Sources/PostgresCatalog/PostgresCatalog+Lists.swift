@@ -1,5 +1,5 @@
-import PostgresNIO
 import CatalogServing
+import PostgresNIO
 import StoreCatalog
 
 /// The rest of `CatalogEngine`: a list streamed in order or at chosen

@@ -1,5 +1,5 @@
-import PostgresNIO
 import CatalogServing
+import PostgresNIO
 import StoreCatalog
 import WorkLanes
 

@@ -1,8 +1,8 @@
+import CatalogServing
 import Foundation
 import Locks
 import Logging
 import PostgresNIO
-import CatalogServing
 import StoreCatalog
 import WorkLanes
 

@@ -1,6 +1,6 @@
+import CatalogServing
 import Foundation
 import PostgresNIO
-import CatalogServing
 import StoreCatalog
 
 /// The API tokens on PostgreSQL, as the SQLite catalog keeps them: the

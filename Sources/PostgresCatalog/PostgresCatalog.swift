@@ -1,3 +1,4 @@
+import CatalogServing
 import Clustering
 import Foundation
 import Geo
@@ -6,7 +7,6 @@ import Logging
 import NIOCore
 import NIOSSL
 import PostgresNIO
-import CatalogServing
 import StoreCatalog
 
 /// The store catalog on PostgreSQL + PostGIS (issue 26, first milestone):

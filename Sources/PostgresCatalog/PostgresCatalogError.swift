@@ -1,5 +1,6 @@
 import CatalogServing
 import StoreCatalog
+
 /// Why the PostgreSQL catalog cannot be used: each a one line message that
 /// names the URL with its password masked (`PostgresURL.description`).
 public enum PostgresCatalogError: Error, Sendable, Hashable, CustomStringConvertible {

@@ -1,5 +1,5 @@
-import Foundation
 import CatalogServing
+import Foundation
 import StoreCatalog
 
 /// A PostgreSQL connection URL in libpq's form

@@ -123,9 +123,6 @@ extension Catalog: CatalogEngine {
         try await onLane(.interactive) { try $0.listVersion(named: name) }
     }
 
-
-
-
     // MARK: Work measured in milliseconds to seconds
 
     public func info() async throws -> CatalogInfo {

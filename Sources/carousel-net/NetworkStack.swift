@@ -1,7 +1,7 @@
 import CarouselCommandLine
+import CatalogServing
 import Catalogs
 import PostgresCatalog
-import CatalogServing
 import StoreCatalog
 
 /// The network features `carousel-net` links: PostgreSQL catalogs through

@@ -1,6 +1,6 @@
+import CarouselCommandLine
 import Dispatch
 import Foundation
-import CarouselCommandLine
 import Locks
 import Testing
 

@@ -98,7 +98,12 @@ import Testing
         text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
         #expect(process.terminationReason == .exit && process.terminationStatus == 0, "\(text)")
         let lines = text.split(separator: "\n")
-        #expect(lines.filter { $0.hasPrefix("carousel: serving on 0.0.0.0, not loopback: writes disabled (no write token; `carousel tokens create NAME --scope write` makes one), TLS off") }.count == 1, "\(text)")
+        #expect(
+            lines.filter {
+                $0.hasPrefix(
+                    "carousel: serving on 0.0.0.0, not loopback: writes disabled (no write token; `carousel tokens create NAME --scope write` makes one), TLS off"
+                )
+            }.count == 1, "\(text)")
         // The rest is JSON, one object a line.
         let serving = try #require(lines.first { $0.contains("carousel serving") })
         let object = try JSONSerialization.jsonObject(with: Data(serving.utf8)) as? [String: Any]

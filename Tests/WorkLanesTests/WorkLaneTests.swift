@@ -67,7 +67,9 @@ import WorkLanes
             for job in 0..<24 {
                 group.addTask {
                     try await lane.run {
-                        running.state.withLock { $0.now += 1; $0.most = max($0.most, $0.now) }
+                        running.state.withLock {
+                            $0.now += 1; $0.most = max($0.most, $0.now)
+                        }
                         // Jobs 0, 1 and 2 hold their threads until the gate opens.
                         if job < 3 {
                             running.state.withLock { $0.waiting += 1 }

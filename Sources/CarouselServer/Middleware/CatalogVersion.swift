@@ -1,5 +1,5 @@
-import Locks
 import CatalogServing
+import Locks
 import StoreCatalog
 
 /// The version of the catalog's data, or of one list's, as an entity tag:

@@ -1,5 +1,5 @@
-import Hummingbird
 import CatalogServing
+import Hummingbird
 import StoreCatalog
 
 /// The probes: `GET /healthz` (the process serves) and `GET /readyz` (the
@@ -28,7 +28,7 @@ struct HealthRoutes {
     func ready() async -> Response {
         let latest = reader.latestSchemaVersion
         do {
-            let version = try await reader.schemaVersion() 
+            let version = try await reader.schemaVersion()
             guard version == latest else {
                 return Self.notReady("the catalog is at schema \(version); this server needs \(latest)")
             }

@@ -1,6 +1,6 @@
+import CatalogServing
 import Foundation
 import Hummingbird
-import CatalogServing
 import StoreCatalog
 import Synchronization
 
@@ -67,7 +67,7 @@ final class AccessControl: Sendable {
     /// Checks the credentials a request carries for `scope`; throws a ``Refusal``.
     func check(_ credentials: CallerCredentials, scope: TokenScope) async throws {
         if scope == .write {
-            guard try await reader.hasWriteToken()  else {
+            guard try await reader.hasWriteToken() else {
                 throw Refusal(
                     error: APIError(
                         .forbidden, "writes_disabled",
@@ -87,7 +87,7 @@ final class AccessControl: Sendable {
         case .token(let text):
             token = text
         }
-        guard let found = try await reader.verifyToken(token)  else {
+        guard let found = try await reader.verifyToken(token) else {
             throw Refusal(
                 error: APIError(.unauthorized, "invalid_token", "the token is unknown or revoked"),
                 challenge: #"Bearer realm="carousel", error="invalid_token""#)

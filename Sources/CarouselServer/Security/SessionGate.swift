@@ -66,6 +66,6 @@ struct SessionGate: Sendable {
         }
         // Any failure (no such list, the catalog unavailable) is refused:
         // the router's route reads the list again and answers 404 or 503.
-        return (try? await reader.count(list: list) ) != nil
+        return (try? await reader.count(list: list)) != nil
     }
 }

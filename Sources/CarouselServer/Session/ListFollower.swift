@@ -1,5 +1,5 @@
-import MapSyncCatalog
 import CatalogServing
+import MapSyncCatalog
 import StoreCatalog
 
 /// Follows a session's list in the catalog: tells, when asked, whether the

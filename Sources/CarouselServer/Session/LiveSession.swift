@@ -1,12 +1,12 @@
 import CarouselEngine
 import CarouselJSON
+import CatalogServing
 import Locks
 import MapCamera
 import MapSync
 import MapSyncCatalog
 import MapSyncSimulation
 import Observables
-import CatalogServing
 import StoreCatalog
 
 /// One client's live map sync: its own `MapSyncViewModel`, fed by the

@@ -1,5 +1,5 @@
-import Hummingbird
 import CatalogServing
+import Hummingbird
 import StoreCatalog
 
 /// A session's `{"query": {…}}`: the search whose results the carousel

@@ -1,10 +1,10 @@
+import CatalogServing
 import HTTPTypes
 import Hummingbird
 import HummingbirdWebSocket
 import Locks
 import Logging
 import MapSyncCatalog
-import CatalogServing
 import StoreCatalog
 
 /// `GET /lists/{name}/session`: the WebSocket upgrade into a ``LiveSession``.

@@ -1,6 +1,6 @@
+import CatalogServing
 import Locks
 import MapSyncCatalog
-import CatalogServing
 import StoreCatalog
 
 /// The lists that live sessions and simulations show, each read once per
