@@ -16,7 +16,7 @@ import StoreCatalog
 ///
 /// A pin costs about 32 bytes here (its coordinates, its id's UTF-8 and
 /// where it ends): 7.5 MB for the 234,908 GeoNames places. A list over
-/// ``maxPins`` is refused with ``CatalogError/invalidArgument(_:)``
+/// ``maxPins`` is refused with `CatalogError.invalidArgument`
 /// rather than held: a carousel of millions of cards is not one a person
 /// swipes. Directories of the same list share nothing; a server that shows
 /// one list to many sessions shares one directory among them.
@@ -31,8 +31,8 @@ public struct CatalogStoreDirectory: StoreDirectory {
 
     /// Reads the pins of `list` from `engine`: its count, then every pin in
     /// one pass (on SQLite, on the bulk lane). Throws what the engine
-    /// throws (``CatalogError/listNotFound(_:)`` for a list that does not
-    /// exist), or ``CatalogError/invalidArgument(_:)`` for a list over
+    /// throws (`CatalogError.listNotFound` for a list that does not
+    /// exist), or `CatalogError.invalidArgument` for a list over
     /// ``maxPins``.
     public init(engine: some CatalogEngine, list: String) async throws {
         let count = try await engine.count(list: list)

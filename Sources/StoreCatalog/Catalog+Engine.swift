@@ -166,7 +166,7 @@ extension Catalog: CatalogEngine {
     }
 
     /// On this catalog's own connection, not the lane thread's: a search
-    /// reads its list into memory once (``SearchSnapshot``, 272 ms for
+    /// reads its list into memory once (its search snapshot, 272 ms for
     /// 234,908 stores) and keeps it for the next, per connection. That
     /// first read is bulk work; a search over a kept snapshot is a read a
     /// person waits for (0.9 ms median, 5.6 ms p99 on those stores,

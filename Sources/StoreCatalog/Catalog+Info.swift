@@ -17,7 +17,7 @@ extension Catalog {
     }
 }
 
-/// A catalog at a glance (``Catalog/info()``).
+/// A catalog at a glance (``Catalog/info()-1by0z``).
 public struct CatalogInfo: Sendable, Hashable, Codable {
     /// The database file, or `:memory:`.
     public var path: String

@@ -52,7 +52,7 @@ extension Catalog {
     }
 }
 
-/// What ``Catalog/deleteList(_:)`` removed.
+/// What ``Catalog/deleteList(_:)-8mguk`` removed.
 public struct ListDeletion: Sendable, Hashable, Codable {
     /// The deleted list.
     public var name: String

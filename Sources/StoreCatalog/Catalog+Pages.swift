@@ -45,7 +45,7 @@ extension Catalog {
     }
 
     /// The first `limit` stores inside `box` (of `list`, or of any list), in
-    /// the order of ``stores(in:list:)``: the scan stops at the `limit`-th
+    /// the order of ``stores(in:list:)-2fazn``: the scan stops at the `limit`-th
     /// store, so the first page of a continent reads its southern bands
     /// only (it read the whole continent's index before).
     public func stores(in box: BoundingBox, list: String? = nil, limit: Int) throws -> [Store] {

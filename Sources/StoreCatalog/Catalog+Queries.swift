@@ -50,7 +50,7 @@ extension Catalog {
 
     /// The store with id `id` in any list, if any. Ids are unique within a
     /// list only: when several lists hold `id`, this is the one imported
-    /// first (the lowest key). ``store(list:id:)`` names the list.
+    /// first (the lowest key). ``store(list:id:)-1y8lq`` names the list.
     public func store(id: String) throws -> Store? {
         try read { db in
             // One seek on the unique (list, id) index per list: there is no

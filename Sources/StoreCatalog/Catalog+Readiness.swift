@@ -2,7 +2,7 @@ import GRDB
 
 extension Catalog {
     /// The schema version the database is at, read with one query: what a
-    /// readiness probe asks (``info()`` counts every store as well).
+    /// readiness probe asks (``info()-1by0z`` counts every store as well).
     public func schemaVersion() throws -> Int {
         try read { db in try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0 }
     }

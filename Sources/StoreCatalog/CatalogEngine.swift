@@ -43,7 +43,7 @@ public protocol CatalogEngine: Sendable {
     func store(list: String, at position: Int) async throws -> Store
 
     /// Where the store at `position` of `list` is (its id and coordinate),
-    /// without the rest of it; errors as ``store(list:at:)``.
+    /// without the rest of it; errors as ``CatalogEngine/store(list:at:)``.
     func location(list: String, at position: Int) async throws -> StorePin
 
     /// The position of the store with id `id` in `list`, or nil when the
@@ -118,7 +118,7 @@ public protocol CatalogEngine: Sendable {
     func store(list: String, id: String) async throws -> Store?
 
     /// At most `limit` of the stores inside `box`, in the order of
-    /// ``stores(in:list:)``: the first page of a box comes without the rest.
+    /// ``CatalogEngine/stores(in:list:)``: the first page of a box comes without the rest.
     func stores(in box: BoundingBox, list: String?, limit: Int) async throws -> [Store]
 
     /// The version of list `name` (nil: no such list): a number that moves

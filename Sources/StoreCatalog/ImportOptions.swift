@@ -1,6 +1,6 @@
 import Geo
 
-/// How ``Catalog/importList(named:from:options:)`` treats the rows it reads.
+/// How ``Catalog/importList(named:from:options:)-8joon`` treats the rows it reads.
 public struct ImportOptions: Sendable, Hashable {
     /// Import the valid rows and report the others, instead of importing
     /// nothing when any row is invalid (all or nothing, unless asked).

@@ -5,7 +5,7 @@ import Geo
 /// a category, attribute values, an area and an opening time, ranked by
 /// distance when an area is given and in list order otherwise.
 ///
-/// Every filter given must hold (AND). ``Catalog/search(_:)`` runs it.
+/// Every filter given must hold (AND). ``Catalog/search(_:)-st67`` runs it.
 public struct StoreSearch: Sendable, Hashable {
     /// Where to look, and what the ranking measures from.
     public enum Area: Sendable, Hashable {

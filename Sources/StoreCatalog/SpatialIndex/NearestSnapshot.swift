@@ -3,7 +3,7 @@ import Geo
 
 /// Every store of a catalog held in memory, each as the `Element` its
 /// reader chose, with a k-d tree over all the stores and one per
-/// list: ``Catalog/nearest(to:limit:withinMeters:list:)``'s answers,
+/// list: ``Catalog/nearest(to:limit:withinMeters:list:)-jv37``'s answers,
 /// the same ones, without SQLite.
 ///
 /// Why: a server answering nearest-store requests all day spends most of
@@ -33,7 +33,7 @@ public struct NearestSnapshot<Element: Sendable>: Sendable {
     /// The `limit` stores nearest to `origin`, of `list` or of any list,
     /// within `withinMeters` if given, nearest first, each with its
     /// haversine distance: the answer of
-    /// ``Catalog/nearest(to:limit:withinMeters:list:)`` for the same state,
+    /// ``Catalog/nearest(to:limit:withinMeters:list:)-jv37`` for the same state,
     /// ties included, and the same errors.
     ///
     /// Inlinable so that a caller's module specializes it for its
