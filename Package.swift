@@ -141,7 +141,7 @@ let package = Package(
         // The two bounded thread pools where async callers run blocking
         // work: SQLite calls, and the heavy answers built from them
         // (docs/concurrency.md). Internal (`package` API), in no product.
-        .target(name: "WorkLanes"),
+        .target(name: "WorkLanes", dependencies: ["Locks"]),
         // Input read in a stream: the byte reader every import reads files
         // with, and the package's one JSON reader (store files, scroll
         // scripts, session messages, request bodies), with a Decoder over

@@ -7,6 +7,7 @@ import HummingbirdWebSocket
 import Logging
 import NIOCore
 import StoreCatalog
+import WorkLanes
 
 /// `carousel serve`: the catalog and live map sync over HTTP and WebSocket,
 /// on Hummingbird 2, with the page at `/` that shows them working.
@@ -73,6 +74,8 @@ public struct CarouselServer: Sendable {
     ) throws {
         self.engine = engine
         self.options = options
+        // Imports and cluster builds run behind the sessions (docs/concurrency.md).
+        WorkLane.putLowLanesBehind()
         let reader = try engine.concurrentReader() ?? engine
         self.reader = reader
         access = AccessControl(reader: reader, engine: engine, requireTokenForReads: options.requireTokenForReads)

@@ -1,4 +1,5 @@
 import Foundation
+import Locks
 
 #if canImport(Darwin)
     import Darwin
@@ -28,9 +29,10 @@ import Foundation
 ///   nearest search, a version check); normal priority.
 /// - ``bulk``: work measured in milliseconds to seconds — cluster indexes,
 ///   searches, whole-list reads, simulations — at the lowest priority the
-///   platform gives a thread (nice 19 on Linux, the utility quality of
-///   service on Apple platforms), so that the scheduler runs any
-///   interactive thread, event loop or session first.
+///   platform gives a thread (nice 19 on Linux once a server asks for it,
+///   ``putLowLanesBehind()``; the utility quality of service on Apple
+///   platforms), so that the scheduler runs any interactive thread, event
+///   loop or session first.
 /// - ``writes``: imports and every other write to a SQLite catalog, one at
 ///   a time, at the same low priority. SQLite lets one connection write at
 ///   once: a second import queued here waits without holding a thread,
@@ -146,6 +148,7 @@ package final class WorkLane: @unchecked Sendable {
 
     /// A thread's life: take the oldest job, run it, wait when there is none.
     fileprivate func serve() {
+        var lowered = false
         while true {
             pthread_mutex_lock(mutex)
             while jobs.isEmpty {
@@ -155,6 +158,7 @@ package final class WorkLane: @unchecked Sendable {
             }
             let job = jobs.removeFirst()
             pthread_mutex_unlock(mutex)
+            lowerPriorityIfAsked(&lowered)
             job()
         }
     }
@@ -180,15 +184,33 @@ package final class WorkLane: @unchecked Sendable {
     fileprivate func prepareThread() {
         // Linux keeps 15 bytes of a thread's name.
         Thread.current.name = String(name.suffix(15))
+    }
+
+    /// Whether the low lanes' threads run below the rest of the process on
+    /// Linux (``putLowLanesBehind()``).
+    private static let lowLanesBehind = AtomicWord(0)
+
+    /// Puts the low lanes' threads behind every other thread of the process
+    /// on Linux, from their next job on: nice 19. A server calls it, so that
+    /// its imports and cluster builds never take a core from a live session.
+    /// A command-line import is its user's foreground work and keeps the
+    /// normal priority (on Apple platforms the low lanes always run at the
+    /// utility quality of service).
+    package static func putLowLanesBehind() {
+        lowLanesBehind.store(1)
+    }
+
+    /// Lowers this thread's priority once ``putLowLanesBehind()`` asked for it.
+    fileprivate func lowerPriorityIfAsked(_ lowered: inout Bool) {
         #if canImport(Glibc) || canImport(Musl)
-            if priority == .low {
-                // On Linux a nice value is a thread's own: `who` 0 is the
-                // calling thread (setpriority(2), "BUGS"). 19 weighs 15
-                // against 1024 for a thread at 0 in the scheduler's shares,
-                // and a thread at 0 that wakes preempts it. Threads this
-                // one starts inherit it (the import's reader thread).
-                _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 19)
-            }
+            guard priority == .low, !lowered, Self.lowLanesBehind.load() == 1 else { return }
+            // On Linux a nice value is a thread's own: `who` 0 is the
+            // calling thread (setpriority(2), "BUGS"). 19 weighs 15
+            // against 1024 for a thread at 0 in the scheduler's shares,
+            // and a thread at 0 that wakes preempts it. Threads this
+            // one starts inherit it (the import's reader thread).
+            _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 19)
+            lowered = true
         #endif
     }
 }
