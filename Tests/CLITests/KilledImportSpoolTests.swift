@@ -12,32 +12,15 @@ import Testing
 @Suite struct KilledImportSpoolTests {
     typealias Workspace = CatalogCommandTests.Workspace
 
-    /// `carousel serve` on a free port with `TMPDIR` set, logging to `log`;
-    /// its port once it says it serves (bounded: 30 s).
+    /// `carousel serve` on a free port with `TMPDIR` set, logging to `log`,
+    /// and its port once it says it serves.
     private func serve(_ workspace: Workspace, temporary: URL, log: URL) throws -> (Process, Int) {
-        let process = Process()
-        process.executableURL = CarouselProcess.executable
-        process.arguments = ["serve", "--db", workspace.db, "--port", "0"]
-        var environment = ProcessInfo.processInfo.environment
-        environment["TMPDIR"] = temporary.path
-        process.environment = environment
-        FileManager.default.createFile(atPath: log.path, contents: nil)
-        let handle = try FileHandle(forWritingTo: log)
-        process.standardError = handle
-        process.standardOutput = handle
-        try process.run()
-        let deadline = Date().addingTimeInterval(30)
-        while Date() < deadline {
-            let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
-            if let range = text.range(of: #"on http://127\.0\.0\.1:(\d+)/"#, options: .regularExpression),
-                let port = Int(text[range].dropFirst("on http://127.0.0.1:".count).dropLast())
-            {
-                return (process, port)
-            }
-            Thread.sleep(forTimeInterval: 0.05)
+        let serve = try ServeProcess(["--db", workspace.db, "--port", "0"], environment: ["TMPDIR": temporary.path], log: log)
+        guard let port = serve.waitUntilServing() else {
+            serve.process.terminate()
+            throw CLIFailure("serve did not start: \(serve.text)")
         }
-        process.terminate()
-        throw CLIFailure("serve did not start: \((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
+        return (serve.process, port)
     }
 
     struct CLIFailure: Error, CustomStringConvertible {

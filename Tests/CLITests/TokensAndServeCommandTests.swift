@@ -72,30 +72,14 @@ import Testing
 
     @Test func onANonLoopbackAddressItWarnsAndSIGTERMExitsZero() throws {
         let workspace = try Workspace()
-        let process = Process()
-        process.executableURL = CarouselProcess.executable
-        process.arguments = ["serve", "--db", workspace.db, "--port", "0"]
-        var environment = ProcessInfo.processInfo.environment
-        environment["CAROUSEL_HOST"] = "0.0.0.0"
-        environment["CAROUSEL_LOG_FORMAT"] = "json"
-        process.environment = environment
-        let log = workspace.directory.path("serve.log")
-        FileManager.default.createFile(atPath: log.path, contents: nil)
-        let handle = try FileHandle(forWritingTo: log)
-        process.standardError = handle
-        process.standardOutput = handle
-        try process.run()
-        let deadline = Date().addingTimeInterval(30)
-        var text = ""
-        while Date() < deadline {
-            text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
-            if text.contains("carousel serving") { break }
-            Thread.sleep(forTimeInterval: 0.05)
-        }
+        let serve = try ServeProcess(
+            ["--db", workspace.db, "--port", "0"], environment: ["CAROUSEL_HOST": "0.0.0.0", "CAROUSEL_LOG_FORMAT": "json"],
+            log: workspace.directory.path("serve.log"))
+        let process = serve.process
+        serve.waitUntilServing()
         kill(process.processIdentifier, SIGTERM)
         process.waitUntilExit()
-        try handle.close()
-        text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+        let text = serve.text
         #expect(process.terminationReason == .exit && process.terminationStatus == 0, "\(text)")
         let lines = text.split(separator: "\n")
         #expect(
