@@ -17,6 +17,8 @@ public struct APIError: Error, Sendable, CustomStringConvertible {
     var extra: [(key: String, json: String)] = []
     /// Seconds for a `Retry-After` header (a 503 the client may retry).
     var retryAfterSeconds: Int?
+    /// The content codings taken, for an `Accept-Encoding` header (a 415).
+    var acceptEncoding: String?
 
     public init(_ status: HTTPResponse.Status, _ code: String, _ message: String) {
         self.status = status

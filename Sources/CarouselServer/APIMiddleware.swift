@@ -1,13 +1,17 @@
 import CarouselJSON
 import CatalogServing
+import Foundation
 import Hummingbird
 import Logging
 import NIOCore
+import NIOHTTP1
 import StoreCatalog
 
-/// Wraps every request: refuses an over-long URL (414) and turns every
-/// error into the JSON error object (``RequestLogMiddleware``, around it,
-/// logs the request).
+/// Wraps every request: refuses an over-long URL (414), a request the
+/// connection marked as malformed (400: a missing or repeated `Host`, see
+/// ``MalformedRequestHandler``) and a body in a content coding (415), turns
+/// every error into the JSON error object, and answers a HEAD without a
+/// body (``RequestLogMiddleware``, around it, logs the request).
 ///
 /// Errors that are not the client's (a failing disk) are logged with their
 /// detail and answered 500 without it; anything else a handler or the
@@ -22,11 +26,32 @@ struct APIMiddleware<Context: RequestContext>: RouterMiddleware {
             guard request.uri.description.utf8.count <= limits.maxURLLength else {
                 throw APIError(.uriTooLong, "uri_too_long", "the request target is over \(limits.maxURLLength) bytes")
             }
+            if let problem = request.headers[MalformedRequestHandler.refusedRequestHeader] {
+                throw APIError(.badRequest, "bad_request", problem)
+            }
+            try Self.refuseContentCoding(request.headers)
             response = try await next(request, context)
         } catch {
             response = Self.response(for: error, request: request, logger: context.logger)
         }
-        return response
+        // The answer to a HEAD is the GET's head alone (RFC 9110 §9.3.2),
+        // its Content-Length included.
+        return request.method == .head ? response.createHeadResponse() : response
+    }
+
+    /// Refuses a body in a content coding (415): no route decodes one, and
+    /// a gzipped CSV read as is would import garbage or fail far from the
+    /// cause. RFC 9110 §15.5.16 names the status; its answer lists what is
+    /// taken (`Accept-Encoding: identity`, §12.5.3).
+    static func refuseContentCoding(_ headers: HTTPFields) throws(APIError) {
+        let codings = headers[values: .contentEncoding].flatMap { $0.split(separator: ",") }
+            .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        guard codings.contains(where: { $0 != "identity" && !$0.isEmpty }) else { return }
+        var error = APIError(
+            .unsupportedMediaType, "unsupported_content_encoding",
+            "the body is in a content coding (\(codings.joined(separator: ", "))); send it uncompressed")
+        error.acceptEncoding = "identity"
+        throw error
     }
 
     static func response(for error: any Error, request: Request, logger: Logger) -> Response {
@@ -45,6 +70,11 @@ struct APIMiddleware<Context: RequestContext>: RouterMiddleware {
             return response
         case is NIOTooManyBytesError:
             apiError = .tooLarge("the body is over the limit of this endpoint")
+        case let error as HTTPParserError:
+            // The body's framing broke while a route read it (a chunk size
+            // past 2⁶³, a negative one, bare LF line ends): the client's
+            // fault, as the import already answered it.
+            apiError = APIError(.badRequest, "bad_request", "the request's body is not valid HTTP/1.1 (\(error))")
         case let error as HTTPError:
             apiError =
                 switch error.status {
@@ -64,6 +94,7 @@ struct APIMiddleware<Context: RequestContext>: RouterMiddleware {
         }
         var response = Response.json(apiError.json, status: apiError.status)
         if let seconds = apiError.retryAfterSeconds { response.headers[.retryAfter] = String(seconds) }
+        if let codings = apiError.acceptEncoding { response.headers[.acceptEncoding] = codings }
         return response
     }
 }

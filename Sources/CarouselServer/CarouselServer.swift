@@ -54,6 +54,9 @@ public struct CarouselServer: Sendable {
     let metrics: ServerMetrics?
     /// nil when there is no rate limit.
     let rateLimiter: RateLimiter?
+    /// Whether the application serves TLS (set by `application(tls:)`):
+    /// the server's own origin is then `https://`.
+    var servesTLS = false
 
     /// How many stores and list items together the server holds in memory
     /// to answer `GET /stores/near` without SQLite: 10⁶, about 130 MiB at
@@ -121,12 +124,15 @@ public struct CarouselServer: Sendable {
     /// The HTTP routes (and the HTTP answer to a session path requested
     /// without an upgrade), every one behind `APIMiddleware`.
     public func router() -> Router<CarouselRequestContext> {
-        let router = Router(context: CarouselRequestContext.self)
+        // HEAD is answered wherever GET is (RFC 9110 §9.3.2), by
+        // Hummingbird's own HEAD endpoints; APIMiddleware drops the body of
+        // every other answer to a HEAD (an error's).
+        let router = Router(context: CarouselRequestContext.self, options: .autoGenerateHeadEndpoints)
         // Outermost first: the log sees every answer, refusals included;
         // APIMiddleware turns whatever the inner ones throw into JSON.
         router.middlewares.add(RequestLogMiddleware(logs: options.logsRequests, json: options.logFormat == .json, metrics: metrics))
         router.middlewares.add(APIMiddleware(limits: limits))
-        router.middlewares.add(SiteMiddleware(policy: SitePolicy(options: options)))
+        router.middlewares.add(SiteMiddleware(policy: SitePolicy(options: options, secure: servesTLS)))
         if let rateLimiter { router.middlewares.add(RateLimitMiddleware(limiter: rateLimiter)) }
         router.middlewares.add(AuthMiddleware(access: access))
         router.middlewares.add(
@@ -182,8 +188,10 @@ public struct CarouselServer: Sendable {
         host: String = "127.0.0.1", port: Int = 8080, logger: Logger? = nil, tls: TLSCertificates,
         onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) throws -> some ApplicationProtocol {
-        let server = try HTTPServerBuilder.tls(serverBuilder(), tlsConfiguration: tls.configuration)
-        return application(host: host, port: port, logger: logger, server: server, onServerRunning: onServerRunning)
+        var secure = self
+        secure.servesTLS = true
+        let server = try HTTPServerBuilder.tls(secure.serverBuilder(), tlsConfiguration: tls.configuration)
+        return secure.application(host: host, port: port, logger: logger, server: server, onServerRunning: onServerRunning)
     }
 
     private func application(
@@ -217,13 +225,14 @@ public struct CarouselServer: Sendable {
             http1: HTTP1Channel.Configuration(idleTimeout: timeout),
             ws: WebSocketServerConfiguration(maxFrameSize: limits.maxSessionMessage))
         let webSocketResponder = webSocketRouter().buildResponder()
+        let refusals = RefusalLog(logsRequests: options.logsRequests, json: options.logFormat == .json, metrics: metrics)
         let gate = SessionGate(
-            policy: SitePolicy(options: options), access: access, reader: reader, slots: sessionSlots,
+            policy: SitePolicy(options: options, secure: servesTLS), access: access, reader: reader, slots: sessionSlots,
             requireCredentials: options.requireTokenForReads)
         return HTTPServerBuilder { responder in
             let channel = GuardedUpgradeChannel(
                 base: HTTP1WebSocketUpgradeChannel(responder: responder, webSocketResponder: webSocketResponder, configuration: configuration),
-                decoder: configuration.http1.httpDecoder, gate: gate)
+                decoder: configuration.http1.httpDecoder, gate: gate, refusals: refusals)
             guard let timeout else { return EventLoopServedChannel(base: channel) }
             return EventLoopServedChannel(base: HeaderDeadlineChannel(base: channel, timeout: timeout))
         }

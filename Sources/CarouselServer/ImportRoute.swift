@@ -30,7 +30,7 @@ struct ImportRoute {
         let query = QueryParameters(request, limits: limits)
         let format = try Self.format(query.text("format"), contentType: request.headers[.contentType])
         let options = ImportOptions(skipInvalid: try query.flag("skipInvalid"), replace: try query.flag("replace"))
-        try Self.checkDeclaredLength(request.headers, limit: limits.maxImportBody)
+        try request.refuseDeclaredBody(over: limits.maxImportBody, advice: "split the import")
         // Before a byte of the body is spooled: the write could only fail.
         if engine.isReadOnly { throw APIError.readOnlyCatalog }
         return try await gate.run { try await importBody(request, list: list, format: format, options: options) }
@@ -148,14 +148,6 @@ struct ImportRoute {
         try await flush()
         if let declaredLength, written != declaredLength {
             throw APIError(.badRequest, "incomplete_body", "the body ended after \(written) of its \(declaredLength) bytes")
-        }
-    }
-
-    /// Refuses a body whose declared `Content-Length` is over `limit` (413)
-    /// before a byte of it is read or a temporary file made.
-    static func checkDeclaredLength(_ headers: HTTPFields, limit: Int) throws(APIError) {
-        if let declared = headers[.contentLength].flatMap({ Int($0) }), declared > limit {
-            throw .tooLarge("the body is over \(limit) bytes; split the import")
         }
     }
 

@@ -41,7 +41,7 @@ struct SearchRoute {
     /// The search of `list` that `query`'s items describe (every item but
     /// `list`): the same reading for a request and a session's `query`.
     static func search(list: String, query: QueryParameters) throws(APIError) -> StoreSearch {
-        let text = query.text("q")
+        let text = try query.text("q")
         if let text {
             guard !text.isEmpty else { throw .badParameter("q is empty") }
             guard text.count <= StoreSearch.maximumTextLength else {
@@ -49,7 +49,7 @@ struct SearchRoute {
             }
         }
         var attributes: [StoreSearch.AttributeFilter] = []
-        for text in query.texts("where") {
+        for text in try query.texts("where") {
             guard let filter = StoreSearch.AttributeFilter(parsing: text) else {
                 throw .badParameter("where takes KEY=VALUE (got '\(text.prefix(40))')")
             }
@@ -60,7 +60,7 @@ struct SearchRoute {
         var area: StoreSearch.Area?
         switch (point, edges.contains { $0 != nil }) {
         case ((nil, nil), false):
-            guard query.text("withinKm") == nil else { throw .badParameter("withinKm goes with lat and lng") }
+            guard try query.text("withinKm") == nil else { throw .badParameter("withinKm goes with lat and lng") }
         case ((let lat?, let lng?), false):
             let origin = Coordinate(latitude: lat, longitude: lng)
             guard origin.isValid else {
@@ -94,7 +94,7 @@ struct SearchRoute {
             return cursor
         }
         return StoreSearch(
-            list: list, text: text, category: query.text("category"), attributes: attributes, area: area,
+            list: list, text: text, category: try query.text("category"), attributes: attributes, area: area,
             openAt: openAt, limit: try query.limit(default: 20), cursor: cursor)
     }
 }

@@ -26,7 +26,9 @@ struct SimulateRoute {
     }
 
     func handle(_ request: Request, _ context: some RequestContext) async throws -> Response {
-        try await gate.run { try await simulate(request) }
+        // At once, before the gate: not after waiting for a MiB of body.
+        try request.refuseDeclaredBody(over: limits.maxJSONBody, advice: "shorten the script")
+        return try await gate.run { try await simulate(request) }
     }
 
     private func simulate(_ request: Request) async throws -> Response {

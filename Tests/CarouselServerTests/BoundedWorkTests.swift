@@ -42,15 +42,21 @@ import Testing
         }
     }
 
+    static func request(contentLength: String?) -> Request {
+        var fields = HTTPFields()
+        if let contentLength { fields[.contentLength] = contentLength }
+        return Request(head: HTTPRequest(method: .post, scheme: nil, authority: nil, path: "/", headerFields: fields), body: RequestBody(buffer: ByteBuffer()))
+    }
+
     @Test func aDeclaredOversizedBodyIs413BeforeItIsRead() throws {
         // (The test client sets Content-Length from the body it sends:
         // scripts/probe sends the header itself, with curl.)
         let refused = #expect(throws: APIError.self) {
-            try ImportRoute.checkDeclaredLength([.contentLength: "600000000"], limit: 512 << 20)
+            try Self.request(contentLength: "600000000").refuseDeclaredBody(over: 512 << 20, advice: "split")
         }
         #expect(refused?.status.code == 413)
-        #expect(throws: Never.self) { try ImportRoute.checkDeclaredLength([.contentLength: "1000"], limit: 512 << 20) }
-        #expect(throws: Never.self) { try ImportRoute.checkDeclaredLength([:], limit: 512 << 20) }
+        #expect(throws: Never.self) { try Self.request(contentLength: "1000").refuseDeclaredBody(over: 512 << 20, advice: "split") }
+        #expect(throws: Never.self) { try Self.request(contentLength: nil).refuseDeclaredBody(over: 512 << 20, advice: "split") }
     }
 
     @Test func aTimelinePastTheLimitIs422NotBuilt() async throws {

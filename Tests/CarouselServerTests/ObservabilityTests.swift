@@ -71,4 +71,66 @@ import Testing
         #expect(near["level"] as? String == "info")
         #expect((near["time"] as? String)?.hasSuffix("Z") == true)
     }
+
+    @Test func everyRefusalBelowTheRouterIsOneAttributableLineAndCounted() async throws {
+        var options = ServerOptions()
+        options.logFormat = .json
+        let fixture = try ServerFixture(options: options)
+        let lines = LogLines()
+        try await fixture.server.application(host: "127.0.0.1", port: 0, logger: lines.logger).test(.live) { client in
+            let port = try #require(client.port)
+            let garbage = try await RawHTTP.exchange(port: port, "G@T /lists HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            #expect(garbage.status == 400)
+            let big = try await RawHTTP.exchange(
+                port: port, RawHTTP.get("/lists", headers: [("Host", "127.0.0.1"), ("X-Big", String(repeating: "b", count: 90 * 1024))]))
+            #expect(big.status == 431)
+            let noHost = try await RawHTTP.exchange(port: port, RawHTTP.get("/lists", headers: []))
+            #expect(noHost.status == 400)
+            // A connection that says nothing and closes is no refusal.
+            let silent = try await RawHTTP.exchange(port: port, "", readTimeout: 1)
+            #expect(silent.status == 0)
+            let metrics = try await client.execute(uri: "/metrics", method: .get)
+            let text = String(buffer: metrics.body)
+            #expect(text.contains(#"carousel_http_requests_total{route="Refused",method="-",status="400"} 1"#), "\(text)")
+            #expect(text.contains(#"carousel_http_requests_total{route="Refused",method="-",status="431"} 1"#), "\(text)")
+            // The missing Host went through the router: its own route.
+            #expect(text.contains(#"route="/lists",method="GET",status="400"} 1"#), "\(text)")
+        }
+        let entries = lines.all.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        let refused = entries.filter { $0["route"] as? String == "Refused" }
+        #expect(refused.map { $0["status"] as? Int } == [400, 431], "\(lines.all)")
+        #expect(!entries.contains { $0["reason"] != nil && $0["route"] == nil }, "a silent connection was logged: \(lines.all)")
+        for entry in refused {
+            #expect(entry["client"] as? String == "127.0.0.1")
+            #expect((entry["requestId"] as? String)?.count == 16)
+            #expect(entry["level"] as? String == "info")
+        }
+        #expect(entries.contains { $0["path"] as? String == "/lists" && $0["status"] as? Int == 400 })
+        #expect(!entries.contains { $0["level"] as? String == "error" }, "\(lines.all)")
+    }
+
+    @Test func aRefusedTLSHandshakeIsOneLineWithItsClientAndCounted() async throws {
+        var options = ServerOptions()
+        options.logFormat = .json
+        let fixture = try ServerFixture(options: options)
+        let certificate = fixture.directory.path("cert.pem"), key = fixture.directory.path("key.pem")
+        try TLSTests.makeCertificate("refusals.carousel.test", certificate: certificate, key: key)
+        let tls = try TLSCertificates(certificatePath: certificate.path, keyPath: key.path)
+        let lines = LogLines()
+        try await fixture.server.application(host: "127.0.0.1", port: 0, logger: lines.logger, tls: tls).test(.ahc(.https)) { client in
+            let port = try #require(client.port)
+            // Plain HTTP to the TLS port: no handshake can come of it.
+            for _ in 0..<3 {
+                _ = try await RawHTTP.exchange(port: port, RawHTTP.get("/lists", headers: [("Host", "127.0.0.1")]), readTimeout: 2)
+            }
+            let metrics = try await client.execute(uri: "/metrics", method: .get)
+            let text = String(buffer: metrics.body)
+            #expect(text.contains(#"carousel_connections_refused_total{reason="tls_handshake"} 3"#), "\(text)")
+        }
+        let entries = lines.all.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        let refused = entries.filter { $0["reason"] as? String == "tls_handshake" }
+        #expect(refused.count == 3, "\(lines.all)")
+        #expect(refused.allSatisfy { $0["client"] as? String == "127.0.0.1" && $0["level"] as? String == "info" })
+        #expect(!entries.contains { $0["level"] as? String == "error" }, "\(lines.all)")
+    }
 }

@@ -53,6 +53,17 @@ import Testing
             ("/stores/search?list=seoul&lat=37&lng=127&south=1&west=2&north=3&east=4", 400, "not both"),
             ("/stores/search?list=seoul&openAt=yesterday", 400, "openAt must be an ISO 8601 instant"),
             ("/stores/search?list=seoul&cursor=nope", 400, "cursor is not one a page gave"),
+            // What a probe sent: text after a NUL, a NUL alone, hexadecimal,
+            // an offset and a year no RFC 3339 instant has.
+            ("/stores/search?list=seoul&lat=37.5%00garbage&lng=127", 400, "lat must not hold control characters"),
+            ("/stores/search?list=seoul&q=%00", 400, "q must not hold control characters"),
+            ("/stores/search?list=seoul%00x&q=a", 400, "list must not hold control characters"),
+            ("/stores/search?list=seoul&lat=0x1p3&lng=127", 400, "lat must be a finite decimal number"),
+            ("/stores/search?list=seoul&lat=inf&lng=127", 400, "lat must be a finite decimal number"),
+            ("/stores/search?list=seoul&lat=1e999&lng=127", 400, "lat must be a finite decimal number"),
+            ("/stores/search?list=seoul&openAt=2026-11-28T13:30:00%2B99:00", 400, "openAt must be an ISO 8601 instant"),
+            ("/stores/search?list=seoul&openAt=99999-11-28T13:30:00Z", 400, "openAt must be an ISO 8601 instant"),
+            ("/stores/search?list=seoul&openAt=2026-02-30T13:30:00Z", 400, "openAt must be an ISO 8601 instant"),
             ("/stores/search?list=seoul&lat=37", 400, "lat and lng go together"),
             ("/stores/search?list=nope&q=a", 404, "no list named 'nope'"),
         ] as [(String, Int, String)])

@@ -124,7 +124,7 @@ import Testing
                 try await received.wait(for: "error", count: bad.count)
                 let messages = received.of("error").compactMap { ($0.line["error"] as? [String: Any])?["message"] as? String }
                 #expect(messages.count == bad.count)
-                #expect(messages[0] == "query: lat must be a finite number (got 'x')")
+                #expect(messages[0] == "query: lat must be a finite decimal number (got 'x')")
                 #expect(messages[1].hasPrefix("query: unknown item 'list'"))
                 #expect(messages[3].hasPrefix("query: limit must be a whole number in 1..."))
                 #expect(messages[4] == "query: a box needs south, west, north and east")

@@ -1,9 +1,10 @@
-import CarouselServer
 import Foundation
 import HTTPTypes
 import HummingbirdTesting
 import StoreCatalog
 import Testing
+
+@testable import CarouselServer
 
 /// Host and Origin checks and CORS against a running server: the DNS
 /// rebinding and cross-site writes of the issue's probe are refused.
@@ -67,6 +68,38 @@ import Testing
                 port: port, RawHTTP.upgrade("/lists/seoul/session", port: port, extra: [("Origin", "http://127.0.0.1:\(port)")]), readTimeout: 1)
             #expect(ownSession.status == 101)
         }
+    }
+
+    @Test func theOwnOriginIsTheServersSchemeToo() async throws {
+        let fixture = try ServerFixture()
+        try await fixture.application.test(.live) { client in
+            let port = try #require(client.port)
+            // The plain-HTTP server's own origin is http://, not https://
+            // with the same host and port (RFC 6454 §4).
+            let https = try await RawHTTP.exchange(
+                port: port,
+                RawHTTP.post(
+                    "/lists/seoul/import?format=csv&replace=true",
+                    headers: [
+                        ("Host", "127.0.0.1:\(port)"), ("Origin", "https://127.0.0.1:\(port)"),
+                        ("Authorization", "Bearer \(fixture.writeToken ?? "")"),
+                    ],
+                    body: Self.csv))
+            #expect(https.status == 403, "\(https.body)")
+            await #expect(try fixture.catalog.count(list: "seoul") == 44)
+            let wss = try await RawHTTP.exchange(
+                port: port, RawHTTP.upgrade("/lists/seoul/session", port: port, extra: [("Origin", "wss://127.0.0.1:\(port)")]))
+            #expect(wss.status == 403)
+        }
+        // And the TLS server's is https:// (and wss://), never http://.
+        let secure = SitePolicy(options: ServerOptions(), secure: true)
+        #expect(secure.isOwn(origin: "https://127.0.0.1:8443", authority: "127.0.0.1:8443"))
+        #expect(secure.isOwn(origin: "wss://127.0.0.1", authority: "127.0.0.1:8443"))
+        #expect(!secure.isOwn(origin: "http://127.0.0.1:8443", authority: "127.0.0.1:8443"))
+        #expect(!secure.isOwn(origin: "ws://127.0.0.1:8443", authority: "127.0.0.1:8443"))
+        let plain = SitePolicy(options: ServerOptions(), secure: false)
+        #expect(plain.isOwn(origin: "http://127.0.0.1:8080", authority: "127.0.0.1:8080"))
+        #expect(!plain.isOwn(origin: "https://127.0.0.1:8080", authority: "127.0.0.1:8080"))
     }
 
     @Test func corsOriginsAreMatchedExactlyAndPreflightsAnswered() async throws {

@@ -1,4 +1,5 @@
 import HTTPTypes
+import Logging
 import NIOCore
 import NIOHTTP1
 
@@ -18,15 +19,32 @@ import NIOHTTP1
 /// `errorCaught` itself: the decoder takes nothing more once it failed.
 /// When the connection switches to WebSocket (its 101 passes here), the
 /// handler leaves: what follows are frames, not HTTP.
+///
+/// It also holds each request to RFC 9112 §3.2's `Host` rule, which only
+/// the HTTP/1 head shows (the HTTP types above keep the first `Host` as
+/// the authority and drop the rest): an HTTP/1.1 request without `Host`,
+/// or any request with more than one, goes on marked with
+/// ``refusedRequestHeader`` and stripped of `Upgrade`, and `APIMiddleware`
+/// answers it 400 — so it is logged and counted as every request is.
+/// What is answered here (a head that cannot be parsed) is logged and
+/// counted through a ``RefusalLog``.
 final class MalformedRequestHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart
     typealias OutboundIn = HTTPServerResponsePart
     typealias OutboundOut = HTTPServerResponsePart
 
+    /// Marks a request whose head breaks the `Host` rule, with the
+    /// problem in words; removed from what clients send.
+    static let refusedRequestHeader = HTTPField.Name("X-Carousel-Refused-Request")!
+
     /// The decoder's limits, for the message.
     let maxHeaderBytes: Int
     let maxHeaderFields: Int
+    let refusals: RefusalLog
+    let logger: Logger
+    /// The method of the request being read, for the log.
+    private var method: String?
     /// Whether a response's head has gone out and its end not yet.
     private var responding = false
     /// Whether the 101 went out: the handler leaves at the next flush.
@@ -37,18 +55,41 @@ final class MalformedRequestHandler: ChannelDuplexHandler, RemovableChannelHandl
     /// as a new request (which would let the body end as if whole).
     private var readingBody = false
 
-    init(maxHeaderBytes: Int, maxHeaderFields: Int) {
+    init(maxHeaderBytes: Int, maxHeaderFields: Int, refusals: RefusalLog, logger: Logger) {
         self.maxHeaderBytes = maxHeaderBytes
         self.maxHeaderFields = maxHeaderFields
+        self.refusals = refusals
+        self.logger = logger
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
-        case .head: readingBody = true
+        case .head(var head):
+            readingBody = true
+            method = head.method.rawValue
+            head.headers.remove(name: Self.refusedRequestHeader.rawName)
+            if let problem = Self.hostProblem(head) {
+                head.headers.add(name: Self.refusedRequestHeader.rawName, value: problem)
+                // Answered by the router, never upgraded.
+                head.headers.remove(name: "Upgrade")
+            }
+            context.fireChannelRead(wrapInboundOut(.head(head)))
+            return
         case .body: break
         case .end: readingBody = false
         }
         context.fireChannelRead(data)
+    }
+
+    /// What is wrong with `head`'s `Host` fields (RFC 9112 §3.2: a server
+    /// MUST answer 400 to an HTTP/1.1 request without one, and to any
+    /// request with more than one); nil when nothing is. HTTP/1.0 needs none.
+    static func hostProblem(_ head: HTTPRequestHead) -> String? {
+        switch head.headers["Host"].count {
+        case 0 where head.version != .http1_0 && head.version != .http0_9: "an HTTP/1.1 request needs a Host header"
+        case 0, 1: nil
+        default: "the request has more than one Host header"
+        }
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
@@ -61,6 +102,8 @@ final class MalformedRequestHandler: ChannelDuplexHandler, RemovableChannelHandl
             return
         }
         let (status, body) = answer(to: error)
+        refusals.refusedRequest(
+            status: Int(status.code), method: method, client: context.channel.remoteAddress, reason: "\(error)", logger: logger)
         var bytes = context.channel.allocator.buffer(capacity: body.utf8.count)
         bytes.writeString(body)
         let head = HTTPResponseHead(

@@ -27,6 +27,7 @@ final class ServerMetrics: Sendable {
         var status: Int
     }
     private let requestCounters = Mutex<[RequestKey: CoreMetrics.Counter]>([:])
+    private let refusedConnections = Mutex<[String: CoreMetrics.Counter]>([:])
     private let durationTimers = Mutex<[String: CoreMetrics.Timer]>([:])
 
     init() {
@@ -46,6 +47,19 @@ final class ServerMetrics: Sendable {
 
     /// One answered request.
     func record(route: String, method: String, status: Int, duration: Duration) {
+        count(route: route, method: method, status: status)
+        let timer = durationTimers.withLock { timers in
+            if let timer = timers[route] { return timer }
+            let timer = CoreMetrics.Timer(label: "carousel_http_request_duration_seconds", dimensions: [("route", route)], factory: factory)
+            timers[route] = timer
+            return timer
+        }
+        timer.recordNanoseconds(duration.nanoseconds)
+    }
+
+    /// One request in `carousel_http_requests_total`, without a duration
+    /// (one refused before it was read: ``RefusalLog``).
+    func count(route: String, method: String, status: Int) {
         let key = RequestKey(route: route, method: method, status: status)
         let counter = requestCounters.withLock { counters in
             if let counter = counters[key] { return counter }
@@ -56,13 +70,18 @@ final class ServerMetrics: Sendable {
             return counter
         }
         counter.increment()
-        let timer = durationTimers.withLock { timers in
-            if let timer = timers[route] { return timer }
-            let timer = CoreMetrics.Timer(label: "carousel_http_request_duration_seconds", dimensions: [("route", route)], factory: factory)
-            timers[route] = timer
-            return timer
+    }
+
+    /// One connection refused before its first request, by `reason`
+    /// (`tls_handshake`): `carousel_connections_refused_total`.
+    func countRefusedConnection(reason: String) {
+        let counter = refusedConnections.withLock { counters in
+            if let counter = counters[reason] { return counter }
+            let counter = CoreMetrics.Counter(label: "carousel_connections_refused_total", dimensions: [("reason", reason)], factory: factory)
+            counters[reason] = counter
+            return counter
         }
-        timer.recordNanoseconds(duration.nanoseconds)
+        counter.increment()
     }
 
     /// One finished import of `rows` stores.

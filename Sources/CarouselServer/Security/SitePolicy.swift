@@ -12,8 +12,12 @@ struct SitePolicy: Sendable {
     /// `*` among the CORS origins: any origin may read (never write).
     let anyOriginMayRead: Bool
     let publicHosts: Set<String>
+    /// Whether the server speaks TLS: its own origin is `https://` (and
+    /// `wss://`), else `http://` (and `ws://`).
+    let secure: Bool
 
-    init(options: ServerOptions) {
+    init(options: ServerOptions, secure: Bool) {
+        self.secure = secure
         corsOrigins = Set(options.corsOrigins.filter { $0 != "*" }.map { Self.normalizedOrigin($0) })
         anyOriginMayRead = options.corsOrigins.contains("*")
         publicHosts = Set(options.publicHosts.map { $0.lowercased() })
@@ -41,17 +45,20 @@ struct SitePolicy: Sendable {
     }
 
     /// Whether `origin` is the server's own: the page at `/` loaded from
-    /// the `authority` the request names. A `ws://` or `wss://` origin
-    /// (which WebSocket libraries send, browsers never) is its own when
-    /// its host is the authority's, port aside.
+    /// the `authority` the request names, over the scheme the server
+    /// speaks (an origin is scheme, host and port: RFC 6454 §4; a page on
+    /// `https://host:port` is not the plain-HTTP server's own). A `ws://`
+    /// or `wss://` origin (which WebSocket libraries send, browsers never)
+    /// is its own when its scheme matches too and its host is the
+    /// authority's, port aside. Behind a proxy that ends TLS, the public
+    /// `https://` origin is a `--cors-origin`.
     func isOwn(origin: String, authority: String?) -> Bool {
         guard let authority = authority?.lowercased() else { return false }
         let origin = Self.normalizedOrigin(origin)
-        if origin == "http://" + authority || origin == "https://" + authority { return true }
-        for scheme in ["ws://", "wss://"] where origin.hasPrefix(scheme) {
-            return Self.hostName(of: String(origin.dropFirst(scheme.count))) == Self.hostName(of: authority)
-        }
-        return false
+        if origin == (secure ? "https://" : "http://") + authority { return true }
+        let socketScheme = secure ? "wss://" : "ws://"
+        guard origin.hasPrefix(socketScheme) else { return false }
+        return Self.hostName(of: String(origin.dropFirst(socketScheme.count))) == Self.hostName(of: authority)
     }
 
     /// The host of `host[:port]` or `[v6][:port]`, lowercased; nil when malformed.

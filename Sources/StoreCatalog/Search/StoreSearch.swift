@@ -61,17 +61,15 @@ public struct StoreSearch: Sendable, Hashable {
         }
     }
 
-    /// An instant as a search is given one: ISO 8601 with its offset or
-    /// `Z` (`2026-11-24T09:30:00+09:00`, fractional seconds allowed), or
+    /// An instant as a search is given one: an RFC 3339 date-time
+    /// (`2026-11-24T09:30:00+09:00`, `Z`, fractional seconds allowed), or
     /// `now`. Nil for anything else: a time without an offset names no
-    /// instant.
+    /// instant; a year of other than four digits, a field out of its range
+    /// (February 30, 24:00) or an offset beyond ±18:00 is no date-time
+    /// (`ISO8601DateFormatter` read `+99:00` and the year 99999).
     public static func instant(parsing text: String, now: Date = Date()) -> Date? {
         if text == "now" { return now }
-        let plain = ISO8601DateFormatter()
-        if let date = plain.date(from: text) { return date }
-        let fractional = ISO8601DateFormatter()
-        fractional.formatOptions.insert(.withFractionalSeconds)
-        return fractional.date(from: text)
+        return RFC3339.instant(text)
     }
 
     /// The longest text searched for: longer than any store's name and
