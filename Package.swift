@@ -299,6 +299,7 @@ let package = Package(
                 // TLSTests' own client, to offer the server old versions and suites.
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOTLS", package: "swift-nio"),
             ]
         ),
     ],

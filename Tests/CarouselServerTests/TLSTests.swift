@@ -4,6 +4,7 @@ import HummingbirdTesting
 import NIOCore
 import NIOPosix
 import NIOSSL
+import NIOTLS
 import TestSupport
 import Testing
 
