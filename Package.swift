@@ -296,6 +296,10 @@ let package = Package(
                 .product(name: "Clocks", package: "swift-clocks"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                // TLSTests' own client, to offer the server old versions and suites.
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOTLS", package: "swift-nio"),
             ]
         ),
     ],

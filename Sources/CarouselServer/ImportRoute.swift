@@ -37,13 +37,7 @@ struct ImportRoute {
     }
 
     private func importBody(_ request: Request, list: String, format: ImportFormat, options: ImportOptions) async throws -> Response {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "\(Self.folderPrefix)\(getpid())-\(UUID().uuidString)")
-        do {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        } catch {
-            throw Self.storageError(error, what: "the upload")
-        }
+        let folder = try Self.makeSpoolFolder()
         // Removed however the request ends: answered, failed, or cancelled
         // by a client that went away mid-upload.
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -106,10 +100,11 @@ struct ImportRoute {
         // The file is written on the bulk lane, a mebibyte at a time: a
         // write to disk may wait, and no event loop does.
         let handle = try await WorkLane.bulk.run { () throws(APIError) -> FileHandle in
-            guard FileManager.default.createFile(atPath: file.path, contents: nil),
-                let handle = try? FileHandle(forWritingTo: file)
-            else { throw APIError.storageFull("the upload") }
-            return handle
+            // 0600, as its folder is 0700 (``makeSpoolFolder(in:)``): an
+            // upload is a client's data. O_EXCL: the file is new.
+            let descriptor = open(file.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+            guard descriptor >= 0 else { throw APIError.storageFull("the upload") }
+            return FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
         }
         defer { try? handle.close() }
         var written = 0
@@ -153,6 +148,22 @@ struct ImportRoute {
 
     /// The temporary folders of uploads: `carousel-import-PID-UUID`.
     static let folderPrefix = "carousel-import-"
+
+    /// A new upload folder in `parent` (the temporary folder), readable
+    /// and searchable by this server's user only (0700): the shared
+    /// temporary folder is everyone's, and an upload, a client's store
+    /// file, is no one else's to read. mkdir(2) creates it with that mode
+    /// (less the umask, which can only take more away), so it is never
+    /// open to others, not even for a moment as a chmod after would leave it.
+    static func makeSpoolFolder(in parent: URL = FileManager.default.temporaryDirectory) throws(APIError) -> URL {
+        let folder = parent.appendingPathComponent("\(folderPrefix)\(getpid())-\(UUID().uuidString)")
+        guard mkdir(folder.path, 0o700) == 0 else {
+            let code = errno
+            if code == ENOSPC || code == EDQUOT { throw .storageFull("the upload") }
+            throw storageError(POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO), what: "the upload")
+        }
+        return folder
+    }
 
     /// How much of an upload is gathered before a write to its spool file:
     /// a mebibyte, so that a 22 MiB upload is 22 trips to the bulk lane.

@@ -53,7 +53,8 @@ extension PostgresCatalog {
     private func withClusterIndex<T: Sendable>(
         list: String, options: ClusterOptions, _ body: (ClusterIndex, Int64, PostgresConnection) async throws -> T
     ) async throws -> T {
-        try await withConnection { connection in
+        try Self.refuseNULName(list)
+        return try await withConnection { connection in
             guard
                 let (key, version) = try await connection.query(
                     "SELECT key, version FROM lists WHERE name = \(list)", logger: logger

@@ -76,7 +76,7 @@ extension PostgresCatalog {
                     // The reader is synchronous (file reads): a row at a time
                     // between writes of 64 KiB.
                     while let (store, line) = try source.next() {
-                        Self.appendCopyRow(store, line: line, to: &buffer)
+                        try Self.appendCopyRow(store, line: line, to: &buffer)
                         if buffer.readableBytes >= 1 << 16 {
                             try await writer.write(buffer)
                             buffer.clear()
@@ -131,33 +131,38 @@ extension PostgresCatalog {
 
     /// One row of COPY's text format
     /// (https://www.postgresql.org/docs/15/sql-copy.html#id-1.9.3.55.9.2):
-    /// tab-separated, `\N` for NULL, backslash escapes.
-    static func appendCopyRow(_ store: Store, line: Int, to buffer: inout ByteBuffer) {
+    /// tab-separated, `\N` for NULL, backslash escapes. A NUL has no
+    /// escape there and no place in text or jsonb: the rows' validation
+    /// refuses it, and a row that still held one is refused here, before
+    /// it is sent (PostgresText.swift).
+    static func appendCopyRow(_ store: Store, line: Int, to buffer: inout ByteBuffer) throws(CatalogError) {
+        if store.attributes.contains(where: { PostgresText.holdsNUL($0.key) || $0.value.holdsNUL }) { throw PostgresText.nulError }
         buffer.writeString("\(line)\t")
-        appendText(store.id, to: &buffer)
+        try appendText(store.id, to: &buffer)
         buffer.writeInteger(UInt8(ascii: "\t"))
-        appendText(store.name, to: &buffer)
+        try appendText(store.name, to: &buffer)
         // Swift's description of a Double is the shortest that reads back
         // exactly; float8 input reads it exactly too.
         buffer.writeString("\t\(store.latitude)\t\(store.longitude)\t")
-        appendOptional(store.address, to: &buffer)
+        try appendOptional(store.address, to: &buffer)
         buffer.writeInteger(UInt8(ascii: "\t"))
-        appendOptional(store.category, to: &buffer)
+        try appendOptional(store.category, to: &buffer)
         buffer.writeInteger(UInt8(ascii: "\t"))
-        appendOptional(store.phone, to: &buffer)
+        try appendOptional(store.phone, to: &buffer)
         buffer.writeInteger(UInt8(ascii: "\t"))
-        appendOptional(AttributesJSON.text(store.attributes), to: &buffer)
+        try appendOptional(AttributesJSON.text(store.attributes), to: &buffer)
         buffer.writeInteger(UInt8(ascii: "\n"))
     }
 
     /// An empty optional value is NULL, as the SQLite importer stores it.
-    private static func appendOptional(_ text: String?, to buffer: inout ByteBuffer) {
-        if let text, !text.isEmpty { appendText(text, to: &buffer) } else { buffer.writeString("\\N") }
+    private static func appendOptional(_ text: String?, to buffer: inout ByteBuffer) throws(CatalogError) {
+        if let text, !text.isEmpty { try appendText(text, to: &buffer) } else { buffer.writeString("\\N") }
     }
 
-    private static func appendText(_ text: String, to buffer: inout ByteBuffer) {
+    private static func appendText(_ text: String, to buffer: inout ByteBuffer) throws(CatalogError) {
         for byte in text.utf8 {
             switch byte {
+            case 0: throw PostgresText.nulError
             case UInt8(ascii: "\\"): buffer.writeString("\\\\")
             case UInt8(ascii: "\t"): buffer.writeString("\\t")
             case UInt8(ascii: "\n"): buffer.writeString("\\n")

@@ -29,7 +29,8 @@ extension PostgresCatalog: CatalogEngine {
     /// Where the store at `position` of `list` is: one statement, a seek on
     /// each primary key.
     public func location(list: String, at position: Int) async throws -> StorePin {
-        try await withConnection { connection in
+        try Self.refuseNULName(list)
+        return try await withConnection { connection in
             let found = try await connection.query(
                 """
                 SELECT s.id, s.latitude, s.longitude
@@ -51,6 +52,8 @@ extension PostgresCatalog: CatalogEngine {
     public func position(ofStore id: String, inList list: String) async throws -> Int? {
         try await withConnection { connection in
             let key = try await listKey(list, connection)
+            // An id with a NUL is no store's: imports refuse one.
+            if PostgresText.holdsNUL(id) { return nil }
             return try await connection.query(
                 """
                 SELECT i.position::bigint FROM stores AS s JOIN list_items AS i ON i.list = s.list AND i.store = s.key

@@ -18,6 +18,7 @@ extension PostgresCatalog {
     public func search(_ search: StoreSearch) async throws -> SearchPage {
         try search.validate()
         let list = search.list
+        try Self.refuseNULName(list)
         return try await withConnection { connection in
             guard
                 let (key, version, zone) = try await connection.query(

@@ -38,6 +38,8 @@ extension PostgresCatalog: ServingCatalog {
     public func store(list: String, id: String) async throws -> Store? {
         try await withConnection { connection in
             let key = try await listKey(list, connection)
+            // An id with a NUL is no store's: imports refuse one.
+            if PostgresText.holdsNUL(id) { return nil }
             return try await connection.query(
                 "SELECT \(unescaped: Self.storeColumns) FROM stores AS s WHERE s.list = \(key) AND s.id = \(id)", logger: logger
             ).collect(StoreRow.self).first.map(Self.store)
@@ -46,7 +48,9 @@ extension PostgresCatalog: ServingCatalog {
 
     /// The version of list `name` (migration 0004), or nil.
     public func listVersion(named name: String) async throws -> Int64? {
-        try await withConnection { connection in
+        // A name with a NUL is no list's (imports refuse one).
+        if PostgresText.holdsNUL(name) { return nil }
+        return try await withConnection { connection in
             try await connection.query("SELECT version FROM lists WHERE name = \(name)", logger: logger).collect(Int64.self).first
         }
     }

@@ -127,6 +127,9 @@ public final class PostgresCatalog: Sendable {
             // 28P01 invalid_password, 28000 invalid_authorization_specification
             // (https://www.postgresql.org/docs/15/errcodes-appendix.html).
             if code.hasPrefix("28") { return PostgresCatalogError.authentication(url.description, message) }
+            // Text with a NUL that got past every check: still the
+            // client's input, not a fault of the database.
+            if PostgresText.isNULError(sqlState: code) { return PostgresText.nulError }
             if connecting { return PostgresCatalogError.unreachable(url.description, message) }
             return PostgresCatalogError.database(url.description, message)
         }
@@ -182,11 +185,20 @@ public final class PostgresCatalog: Sendable {
     }
 
     func listKey(_ name: String, _ connection: PostgresConnection) async throws -> Int64 {
+        try Self.refuseNULName(name)
         guard
             let key = try await connection.query("SELECT key FROM lists WHERE name = \(name)", logger: logger)
                 .collect(Int64.self).first
         else { throw CatalogError.listNotFound(name) }
         return key
+    }
+
+    /// A list name with a NUL names no list: imports refuse one, so the
+    /// SQLite catalog finds none and says so (404 on the server); here it
+    /// is answered the same, before a query PostgreSQL would refuse
+    /// (PostgresText.swift).
+    static func refuseNULName(_ name: String) throws(CatalogError) {
+        if PostgresText.holdsNUL(name) { throw .listNotFound(name) }
     }
 
     /// The stores of `list` in carousel order.
@@ -205,7 +217,8 @@ public final class PostgresCatalog: Sendable {
     /// The store at `position` (0-based) of `list`: one statement, a seek
     /// on each primary key.
     public func store(list: String, at position: Int) async throws -> Store {
-        try await withConnection { connection in
+        try Self.refuseNULName(list)
+        return try await withConnection { connection in
             let found = try await connection.query(
                 """
                 SELECT \(unescaped: Self.storeColumns)

@@ -44,6 +44,15 @@ public struct PostgresURL: Sendable, Hashable, CustomStringConvertible {
         let masked = Self.mask(text)
         func invalid(_ why: String) -> PostgresCatalogError { .invalidURL(masked, why) }
         guard Self.isPostgresURL(text) else { throw invalid("it must start with postgres:// or postgresql://") }
+        // A '/' or '?' between the user's ':' and the last '@' is a password
+        // holding one, or an '@' after the host: either way the parts below
+        // would be cut in the wrong places, and a piece of the password
+        // taken for a host, port or database could be echoed in a message
+        // (libpq too ends the user info at the first '/'). So it is refused,
+        // naming neither piece.
+        if let span = Self.passwordSpan(in: text), text[span].contains(where: { $0 == "/" || $0 == "?" }) {
+            throw invalid("a '/' or '?' in the password, or an '@' after the host, must be percent-encoded (%2F, %3F, %40)")
+        }
         var rest = Substring(text[text.index(after: text.firstIndex(of: ":")!)...].dropFirst(2))
         // The query, then the path (the database), then the authority.
         var query: Substring = ""
@@ -147,21 +156,41 @@ public struct PostgresURL: Sendable, Hashable, CustomStringConvertible {
 
     /// `text` with the password of a URL-looking string replaced by `***`:
     /// what an error about a URL that does not parse may show.
+    ///
+    /// It must hold for text that does not parse, where a '/', '?', '#' or
+    /// '@' in the password hides where the parts end: so everything from
+    /// the user's ':' to the last '@' of the text goes (``passwordSpan(in:)``),
+    /// at worst some of the host or path with it, never a piece of the
+    /// password. A `password=` parameter's value goes too, its name
+    /// percent-decoded as the parser reads it.
     public static func mask(_ text: String) -> String {
-        var masked = text
-        if let scheme = text.range(of: "://") {
-            let authorityEnd = text[scheme.upperBound...].firstIndex { $0 == "/" || $0 == "?" } ?? text.endIndex
-            let authority = text[scheme.upperBound..<authorityEnd]
-            if let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") {
-                masked.replaceSubrange(text.index(after: colon)..<at, with: "***")
-            }
+        // What comes before the query, password masked; the rest, where
+        // the query starts if there is one.
+        var head = ""
+        var rest = Substring(text)
+        if let span = passwordSpan(in: text) {
+            head = String(text[..<span.lowerBound]) + "***"
+            rest = text[span.upperBound...]
         }
         // A password given as a query parameter.
-        if let range = masked.range(of: #"([?&])password=[^&]*"#, options: .regularExpression) {
-            let separator = masked[range].first!
-            masked.replaceSubrange(range, with: "\(separator)password=***")
+        guard let mark = rest.firstIndex(of: "?") else { return head + rest }
+        let pairs = rest[rest.index(after: mark)...].split(separator: "&", omittingEmptySubsequences: false).map { pair in
+            guard let equals = pair.firstIndex(of: "="), decode(pair[..<equals]) == "password" else { return String(pair) }
+            return String(pair[...equals]) + "***"
         }
-        return masked
+        return head + rest[...mark] + pairs.joined(separator: "&")
+    }
+
+    /// Where the password of a URL-looking `text` is: after the first ':'
+    /// of its user info, up to the last '@' of the text. None when no '@'
+    /// follows the scheme, or when a '/', '?', '#' or '[' (the path, the
+    /// query, a fragment, an IPv6 host) comes before any ':' (a user
+    /// without a password).
+    static func passwordSpan(in text: String) -> Range<String.Index>? {
+        guard let scheme = text.range(of: "://"), let at = text[scheme.upperBound...].lastIndex(of: "@"),
+            let colon = text[scheme.upperBound..<at].firstIndex(where: { ":/?#[".contains($0) }), text[colon] == ":"
+        else { return nil }
+        return text.index(after: colon)..<at
     }
 
     private static func decode(_ text: Substring) -> String {

@@ -1,4 +1,5 @@
 import CarouselCommandLine
+import CarouselServer
 import CatalogServing
 import Catalogs
 import PostgresCatalog
@@ -16,8 +17,14 @@ struct NetworkStack: NetworkFeatures {
     }
 
     /// A URL that does not parse is a wrong command line; anything else
-    /// the database said or did is a read or write failure.
+    /// the database said or did is a read or write failure. A TLS key
+    /// that is not the certificate's is a wrong command line too (64, as
+    /// when the server refused the pair as it started); a certificate or
+    /// key file that does not read, a failed read (74).
     func report(_ error: any Error) -> ErrorReport? {
+        if let error = error as? TLSFileError {
+            return ErrorReport(message: error.description, status: error.kind == .keyMismatch ? .usage : .io)
+        }
         guard let error = error as? PostgresCatalogError else { return nil }
         if case .invalidURL = error { return ErrorReport(message: error.description, status: .usage) }
         return ErrorReport(message: error.description, status: .io)

@@ -71,7 +71,8 @@ extension NetworkStack {
     }
 
     /// Reads the certificate and key again on each SIGHUP; a file that
-    /// fails leaves the pair in use, with one log line.
+    /// fails, or a key that is not the certificate's, leaves the pair in
+    /// use, with one log line.
     static func reloadOnHangUp(_ tls: TLSCertificates, logger: Logger) -> any DispatchSourceSignal {
         signal(SIGHUP, SIG_IGN)
         let source = DispatchSource.makeSignalSource(signal: SIGHUP, queue: .global())

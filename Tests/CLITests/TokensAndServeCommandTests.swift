@@ -70,6 +70,48 @@ import Testing
         }
     }
 
+    /// Runs `openssl` with `arguments`; whether it succeeded.
+    static func openssl(_ arguments: [String]) throws -> Bool {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["openssl"] + arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        return process.terminationStatus == 0
+    }
+
+    /// Issue 42: a TLS key that is not the certificate's is one line and
+    /// exit 64 before anything listens; a `CAROUSEL_DB` whose password
+    /// holds a '/' is refused without showing it.
+    @Test func aKeyThatIsNotTheCertificatesOrAnUnparsableURLIsOneLineWithoutSecrets() throws {
+        let workspace = try Workspace()
+        let certificate = workspace.directory.path("cert.pem").path
+        let key = workspace.directory.path("key.pem").path, other = workspace.directory.path("other.pem").path
+        let curve = ["-pkeyopt", "ec_paramgen_curve:P-256"]
+        try #require(
+            try Self.openssl(
+                ["req", "-x509", "-newkey", "ec"] + curve + ["-nodes", "-days", "1", "-subj", "/CN=a", "-keyout", key, "-out", certificate]))
+        try #require(try Self.openssl(["genpkey", "-algorithm", "EC"] + curve + ["-out", other]))
+        let mismatched = try workspace.run(["serve", "--port", "0", "--tls-cert", certificate, "--tls-key", other])
+        #expect(mismatched.status == 64, "\(mismatched.stderr)")
+        #expect(mismatched.stderr.split(separator: "\n").count == 1, "\(mismatched.stderr)")
+        #expect(mismatched.stderr.contains("the private key \(other) does not match the certificate"), "\(mismatched.stderr)")
+
+        let url = "postgres://u:base64Pw/abc+def==@127.0.0.1:5432/db"
+        for result in [
+            try CarouselProcess.run(["serve", "--port", "0"], environment: ["CAROUSEL_DB": url]),
+            try CarouselProcess.run(["--db", url, "lists"]),
+        ] {
+            #expect(result.status == 64, "\(result.stderr)")
+            #expect(
+                result.stderr
+                    == "Error: not a PostgreSQL URL: postgres://u:***@127.0.0.1:5432/db: "
+                    + "a '/' or '?' in the password, or an '@' after the host, must be percent-encoded (%2F, %3F, %40)\n")
+        }
+    }
+
     @Test func onANonLoopbackAddressItWarnsAndSIGTERMExitsZero() throws {
         let workspace = try Workspace()
         let serve = try ServeProcess(

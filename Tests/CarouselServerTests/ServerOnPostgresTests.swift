@@ -125,6 +125,73 @@ import Testing
         }
     }
 
+    /// Issue 42: a NUL (`%00`) in a list name, a store id, `list=` or a
+    /// search gets on PostgreSQL the answer SQLite gives (status and error
+    /// code), never a 500 from PostgreSQL's "invalid byte sequence"; an
+    /// upload with a NUL in a field is refused on both with the row's line.
+    @Test func aNULAnswersAsOnSQLite() async throws {
+        try await PostgresCluster.with { cluster in
+            try cluster.createDatabase("catalog")
+            let node = try await Node(url: cluster.url("catalog"))
+            let token = try await node.catalog.createToken(named: "writer", scope: .write)
+            try await node.catalog.importList(named: "seoul", from: makeStoreRowReader(for: Self.seoul, format: .csv))
+            let reference = try ServerFixture()
+            try await Self.live([node.server, reference.server]) { clients in
+                let (postgres, sqlite) = (clients[0], clients[1])
+                let box = "south=37.4&west=126.8&north=37.7&east=127.2"
+                for (uri, template) in [
+                    ("/lists/se%00oul/stores", "/lists/{name}/stores"),
+                    ("/lists/seoul%00/stores", "/lists/{name}/stores"),
+                    ("/lists/seoul%00/clusters?zoom=10&\(box)", "/lists/{name}/clusters"),
+                    ("/stores/seoul/hc-001%00", "/stores/{list}/{id}"),
+                    ("/stores/seoul/hc%00-001", "/stores/{list}/{id}"),
+                    ("/stores/seoul%00/hc-001", "/stores/{list}/{id}"),
+                    ("/stores/near?lat=37.5&lng=127.0&list=seoul%00", "/stores/near"),
+                    ("/stores/bbox?\(box)&list=seoul%00", "/stores/bbox"),
+                    ("/stores/search?q=coffee&list=seoul%00", "/stores/search"),
+                    ("/stores/search?q=cof%00fee&list=seoul", "/stores/search"),
+                ] {
+                    let onPostgres = try await postgres.checked(.get, uri, template: template)
+                    let onSQLite = try await sqlite.checked(.get, uri, template: template)
+                    #expect(onPostgres.status == onSQLite.status, "\(uri): \(onPostgres.text) / SQLite: \(onSQLite.text)")
+                    #expect(onPostgres.errorCode == onSQLite.errorCode, "\(uri): \(onPostgres.text) / SQLite: \(onSQLite.text)")
+                }
+                let rows = "id,name,latitude,longitude\na,A,37.5,127\nb,B\u{0}x,37.5,127\n"
+                for (client, headers) in [(postgres, Self.bearer(token)), (sqlite, reference.writeHeaders())] {
+                    let refused = try await client.checked(
+                        .post, "/lists/nul/import?format=csv", template: "/lists/{name}/import", headers: headers, body: rows)
+                    #expect(refused.status == 422, "\(refused.text)")
+                    #expect(refused.errorCode == "rows_rejected")
+                    let report = (refused.object["error"] as? [String: Any])?["report"] as? [String: Any]
+                    let errors = report?["errors"] as? [[String: Any]]
+                    #expect(errors?.map { $0["line"] as? Int } == [3], "\(refused.text)")
+                    let named = try await client.checked(
+                        .post, "/lists/n%00ul/import?format=csv", template: "/lists/{name}/import", headers: headers, body: rows)
+                    #expect(named.status == 400, "\(named.text)")
+                }
+                #expect(try await node.catalog.lists().map(\.name) == ["seoul"])
+            }
+        }
+    }
+
+    /// The PostgreSQL catalog's last defence: text with a NUL that reaches
+    /// a statement's binds is a bad argument (400), sent to no server.
+    @Test func textWithANULNeverReachesPostgreSQL() async throws {
+        try await PostgresCluster.with { cluster in
+            try cluster.createDatabase("catalog")
+            let catalog = try await PostgresCatalog(url: PostgresURL(cluster.url("catalog")), maxConnections: 2)
+            await #expect(throws: CatalogError.invalidArgument("text cannot hold U+0000 (NUL)")) {
+                try await catalog.createToken(named: "a\u{0}b", scope: .read)
+            }
+            await #expect(throws: CatalogError.invalidArgument("text cannot hold U+0000 (NUL)")) {
+                try await catalog.revokeToken(named: "a\u{0}b")
+            }
+            await #expect(throws: CatalogError.listNotFound("a\u{0}b")) { try await catalog.stores(list: "a\u{0}b") }
+            #expect(try await catalog.listVersion(named: "a\u{0}b") == nil)
+            #expect(try await catalog.tokens().isEmpty)
+        }
+    }
+
     @Test func aSessionOnOneNodeFollowsAListReplacedThroughAnother() async throws {
         try await PostgresCluster.with { cluster in
             try cluster.createDatabase("catalog")

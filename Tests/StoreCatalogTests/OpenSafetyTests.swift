@@ -156,4 +156,36 @@ struct OpenSafetyTests {
         #expect(try catalog.lists() == [ListSummary(name: "none", count: 0)])
         #expect(try catalog.count(list: "none") == 0)
     }
+
+    /// The permission bits of `path`, or nil when it is not there.
+    static func mode(_ path: String) -> mode_t? {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        return status.st_mode & 0o777
+    }
+
+    @Test("a catalog made anew and SQLite's -wal and -shm beside it are its owner's alone (0600), under umask 022")
+    func aNewCatalogIsOwnerOnly() throws {
+        // Issue 42: a catalog holds API token hashes. umask is the
+        // process's: set to the usual 022 (under which SQLite made 0644
+        // files) for this test, then put back.
+        let previous = umask(0o022)
+        defer { umask(previous) }
+        let directory = try TemporaryDirectory()
+        let path = directory.path("new.sqlite").path
+        let catalog = try Catalog(path: path)
+        try catalog.importList(named: "one", from: ArrayRowReader(stores: [Store(id: "a", name: "A", latitude: 1, longitude: 2)]))
+        try withExtendedLifetime(catalog) {
+            for file in [path, path + "-wal", path + "-shm"] {
+                #expect(Self.mode(file) == 0o600, "\(file): \(String(Self.mode(file) ?? 0, radix: 8))")
+            }
+            // A catalog that exists keeps the mode its owner gave it.
+            let older = directory.path("older.sqlite").path
+            _ = try Catalog(path: older)
+            #expect(chmod(older, 0o640) == 0)
+            let reopened = try Catalog(path: older)
+            try reopened.importList(named: "one", from: ArrayRowReader(stores: []))
+            #expect(Self.mode(older) == 0o640)
+        }
+    }
 }

@@ -46,6 +46,39 @@ struct ValidationFormatTests {
         #expect(issues.allSatisfy { $0.line == 2 })
     }
 
+    /// Issue 42: a NUL (U+0000) in any text value is its row's issue, with
+    /// the row's line, in every format; a column named with one is the
+    /// header's error. Neither catalog can keep one (PostgreSQL's text and
+    /// jsonb cannot hold it), so both refuse it here alike.
+    @Test func aNULInAnyTextValueIsTheRowsIssue() throws {
+        let nul = "holds U+0000 (NUL), which no text value may hold"
+        let csv = try readRows(
+            "id,name,latitude,longitude,address,note\na,A\u{0}B,1,2,,\nb,B,1,2,x\u{0},\nc,C,1,2,,n\u{0}o\nd,D,1,2,,ok\n")
+        #expect(
+            csv.issues == [
+                ImportIssue(line: 2, column: "name", reason: nul), ImportIssue(line: 3, column: "address", reason: nul),
+                ImportIssue(line: 4, column: "note", reason: nul),
+            ])
+        #expect(csv.count == 4)
+        // An id's own check names a NUL among the invisible characters.
+        #expect(try Self.issues("a\u{0}b,A,1,2").map(\.reason) == ["the id holds U+0000, a control character"])
+
+        let jsonl = try readRows(
+            [
+                #"{"id":"a","name":"A\u0000","latitude":1,"longitude":2}"#,
+                #"{"id":"b","name":"B","latitude":1,"longitude":2,"tags":{"k":["x\u0000"]}}"#,
+                #"{"id":"c","name":"C","latitude":1,"longitude":2,"tags":{"k\u0000":1}}"#,
+                #"{"id":"d","name":"D","latitude":1,"longitude":2,"category":"c\u0000"}"#,
+                #"{"id":"e","name":"E","latitude":1,"longitude":2,"tags":{"k":["x"]}}"#,
+            ].joined(separator: "\n"), as: .jsonl)
+        #expect(jsonl.issues.map(\.line) == [1, 2, 3, 4])
+        #expect(jsonl.issues.allSatisfy { $0.reason == nul })
+        #expect(
+            try readRows(#"{"id":"a","name":"A","latitude":1,"longitude":2,"n\u0000te":1}"#, as: .jsonl).issues.map(\.reason)
+                == ["the name of column 5 holds U+0000 (NUL)"])
+        #expect(fileError("id,name,latitude,longitude,n\u{0}te\na,A,1,2,x\n")?.reason == "the name of column 5 holds U+0000 (NUL) in the header row")
+    }
+
     @Test func issuesNameTheColumnAsWritten() throws {
         let rows = try readRows("ID,Title,Y,X\na,A,1,200\n")
         #expect(rows.issues == [ImportIssue(line: 2, column: "X", reason: "longitude out of range -180...180: '200'")])

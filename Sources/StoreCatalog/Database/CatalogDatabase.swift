@@ -57,6 +57,7 @@ package enum CatalogDatabase {
     /// once, one migrates and the others wait, then find it migrated.
     package static func open(path: String) throws -> DatabaseQueue {
         try checkRegularFile(path)
+        createOwnerOnly(path)
         var configuration = configuration
         // The journal mode stays untouched until the file is known to be a
         // catalog: GRDB's `.wal` would switch it (and create and drop a table
@@ -222,6 +223,22 @@ package enum CatalogDatabase {
         return uri + "?immutable=1"
     }
 
+    /// Creates the empty file `path`, readable and writable by its owner
+    /// only (0600), unless something is there: a catalog holds API token
+    /// hashes. SQLite would create it 0644 under the usual umask 022
+    /// (`SQLITE_DEFAULT_FILE_PERMISSIONS`), and it gives the `-wal` and
+    /// `-shm` files it makes beside a database the database's own mode
+    /// (`findCreateFileMode` and `unixOpenSharedMemory` in its os_unix.c),
+    /// so those are 0600 too. An empty file is a new database to SQLite.
+    ///
+    /// A file that exists keeps its mode: it is the owner's to choose
+    /// (docs/production.md says to `chmod 600` an older catalog). Any
+    /// failure (a missing folder, a read-only one) is left to SQLite's
+    /// open to explain.
+    static func createOwnerOnly(_ path: String) {
+        createNewFile(path, mode: 0o600)
+    }
+
     /// Refuses a path that exists and is not a regular file (after
     /// symbolic links): SQLite would open `/dev/null` or a FIFO, then
     /// create `/dev/null-journal` beside it, or block.
@@ -299,4 +316,11 @@ package enum CatalogDatabase {
             .sqlite(code: error.extendedResultCode.rawValue, message: error.message ?? "\(error)")
         }
     }
+}
+
+/// Creates `path` with `mode` (less the umask) if nothing is there; out of
+/// ``CatalogDatabase``, whose `open(path:)` hides the system's `open`.
+private func createNewFile(_ path: String, mode: mode_t) {
+    let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
+    if descriptor >= 0 { close(descriptor) }
 }

@@ -8,11 +8,15 @@ package struct ColumnLayout: Sendable {
         case duplicate(String)
         /// A column without a name: its values could not be kept.
         case unnamed(column: Int)
+        /// A column whose name holds a NUL (U+0000): no catalog can keep it
+        /// as an attribute's name (PostgreSQL's jsonb cannot hold one).
+        case nulInName(column: Int)
 
         package var description: String {
             switch self {
             case .duplicate(let name): "duplicate column '\(name)' (names are compared ignoring case)"
             case .unnamed(let column): "column \(column) has no name"
+            case .nulInName(let column): "the name of column \(column) holds U+0000 (NUL)"
             }
         }
     }
@@ -42,6 +46,7 @@ package struct ColumnLayout: Sendable {
         var bestRank = Array(repeating: Int.max, count: StoreField.allCases.count)
         for (column, header) in headers.enumerated() {
             guard !header.isEmpty else { throw .unnamed(column: column + 1) }
+            guard !header.utf8.contains(0) else { throw .nulInName(column: column + 1) }
             guard seen.insert(header.lowercased()).inserted else { throw .duplicate(header) }
             guard let (field, rank) = StoreField.matching(header), !excluded.contains(field) else { continue }
             // The first alias in alias order wins, wherever it stands in the header.

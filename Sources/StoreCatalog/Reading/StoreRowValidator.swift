@@ -58,18 +58,30 @@ package enum StoreRowValidator {
                 return column
             }
 
+            /// `value`, or nil and an issue when it holds a NUL (U+0000):
+            /// C cuts text short there, and PostgreSQL's text and jsonb
+            /// cannot store it ("the character with code zero cannot be
+            /// stored", https://www.postgresql.org/docs/15/datatype-character.html),
+            /// so both catalogs refuse it here, with the row's line.
+            func withoutNUL(_ column: Int, _ value: String) -> String? {
+                guard value.utf8.contains(0) else { return value }
+                report(column, Self.nulReason)
+                return nil
+            }
+
             func requiredText(_ field: StoreField) -> String? {
                 guard let column = requiredColumn(field), let value = text(column) else { return nil }
                 guard !value.isEmpty else {
                     report(column, "\(field.label) is empty")
                     return nil
                 }
-                return value
+                // The id's own check names a NUL with the other invisible characters.
+                return field == .id ? value : withoutNUL(column, value)
             }
 
             func optionalText(_ field: StoreField) -> String? {
                 guard let column = layout.column(of: field), let value = text(column), !value.isEmpty else { return nil }
-                return value
+                return withoutNUL(column, value)
             }
 
             /// A finite decimal number within ±`limit` degrees.
@@ -140,6 +152,10 @@ package enum StoreRowValidator {
                     value = .string(text)
                 }
                 let header = layout.headers[column]
+                if value.holdsNUL {
+                    report(column, Self.nulReason)
+                    continue
+                }
                 if let problem = ScheduleColumns.problem(in: layout.scheduleColumns[column], value: value) {
                     report(column, problem)
                     continue
@@ -158,9 +174,25 @@ package enum StoreRowValidator {
         }
     }
 
+    /// The issue of a value holding a NUL.
+    static let nulReason = "holds U+0000 (NUL), which no text value may hold"
+
     /// `'text'` for a message, cut short when long.
     private static func quoted(_ text: UnsafeBufferPointer<UInt8>) -> String {
         let shown = String(decoding: text, as: UTF8.self)
         return shown.count > 40 ? "'\(shown.prefix(40))…'" : "'\(shown)'"
+    }
+}
+
+extension AttributeValue {
+    /// Whether a string anywhere in the value, or a member's name, holds
+    /// a NUL (U+0000).
+    package var holdsNUL: Bool {
+        switch self {
+        case .string(let text): text.utf8.contains(0)
+        case .number, .bool, .null: false
+        case .array(let values): values.contains { $0.holdsNUL }
+        case .object(let members): members.contains { $0.key.utf8.contains(0) || $0.value.holdsNUL }
+        }
     }
 }
