@@ -37,8 +37,9 @@ struct QueryParameters {
     /// early in C-string APIs underneath (`lat=37.5%00garbage` read as
     /// 37.5, `q=%00` as an empty search that matched every store).
     static func refuseControlCharacters(_ text: String, of name: String) throws(APIError) {
-        guard !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
-            throw .badParameter("\(name) must not hold control characters")
+        if let control = text.unicodeScalars.first(where: { $0.properties.generalCategory == .control }) {
+            let hex = String(control.value, radix: 16, uppercase: true)
+            throw .badParameter("\(name) cannot hold U+\(String(repeating: "0", count: max(0, 4 - hex.count)) + hex), a control character")
         }
     }
 
@@ -118,11 +119,13 @@ struct QueryParameters {
 }
 
 extension Request {
-    /// Path parameter `name`, percent-decoded.
+    /// Path parameter `name`, percent-decoded; a control character (`%00`)
+    /// is 400 on every catalog, as in a query item.
     func pathParameter(_ name: String, context: some RequestContext) throws(APIError) -> String {
         guard let raw = context.parameters.get(name), let decoded = raw.removingPercentEncoding,
             !decoded.allSatisfy(\.isWhitespace)
         else { throw .badParameter("the path's \(name) is not a valid name") }
+        try QueryParameters.refuseControlCharacters(decoded, of: "the path's \(name)")
         return decoded
     }
 

@@ -55,9 +55,9 @@ import Testing
             ("/stores/search?list=seoul&cursor=nope", 400, "cursor is not one a page gave"),
             // What a probe sent: text after a NUL, a NUL alone, hexadecimal,
             // an offset and a year no RFC 3339 instant has.
-            ("/stores/search?list=seoul&lat=37.5%00garbage&lng=127", 400, "lat must not hold control characters"),
-            ("/stores/search?list=seoul&q=%00", 400, "q must not hold control characters"),
-            ("/stores/search?list=seoul%00x&q=a", 400, "list must not hold control characters"),
+            ("/stores/search?list=seoul&lat=37.5%00garbage&lng=127", 400, "lat cannot hold U+0000, a control character"),
+            ("/stores/search?list=seoul&q=%00", 400, "q cannot hold U+0000, a control character"),
+            ("/stores/search?list=seoul%00x&q=a", 400, "list cannot hold U+0000, a control character"),
             ("/stores/search?list=seoul&lat=0x1p3&lng=127", 400, "lat must be a finite decimal number"),
             ("/stores/search?list=seoul&lat=inf&lng=127", 400, "lat must be a finite decimal number"),
             ("/stores/search?list=seoul&lat=1e999&lng=127", 400, "lat must be a finite decimal number"),
