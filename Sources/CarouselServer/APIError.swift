@@ -1,5 +1,6 @@
 import CarouselJSON
 import CatalogServing
+import HTTPTypes
 import Hummingbird
 import StoreCatalog
 
@@ -17,8 +18,9 @@ public struct APIError: Error, Sendable, CustomStringConvertible {
     var extra: [(key: String, json: String)] = []
     /// Seconds for a `Retry-After` header (a 503 the client may retry).
     var retryAfterSeconds: Int?
-    /// The content codings taken, for an `Accept-Encoding` header (a 415).
-    var acceptEncoding: String?
+    /// Headers the answer carries (a 415's `Accept-Encoding`, a 426's
+    /// `Sec-WebSocket-Version`).
+    var headers: [(HTTPField.Name, String)] = []
 
     public init(_ status: HTTPResponse.Status, _ code: String, _ message: String) {
         self.status = status

@@ -26,8 +26,13 @@ struct APIMiddleware<Context: RequestContext>: RouterMiddleware {
             guard request.uri.description.utf8.count <= limits.maxURLLength else {
                 throw APIError(.uriTooLong, "uri_too_long", "the request target is over \(limits.maxURLLength) bytes")
             }
-            if let problem = request.headers[MalformedRequestHandler.refusedRequestHeader] {
-                throw APIError(.badRequest, "bad_request", problem)
+            if let marked = request.headers[MalformedRequestHandler.refusedRequestHeader],
+                let refusal = MalformedRequestHandler.Refusal(headerValue: marked)
+            {
+                var error = APIError(HTTPResponse.Status(code: refusal.status), refusal.code, refusal.message)
+                // RFC 6455 §4.4: a 426 names the versions the server speaks.
+                if refusal.status == 426 { error.headers = [(.secWebSocketVersion, "13")] }
+                throw error
             }
             try Self.refuseContentCoding(request.headers)
             response = try await next(request, context)
@@ -50,7 +55,7 @@ struct APIMiddleware<Context: RequestContext>: RouterMiddleware {
         var error = APIError(
             .unsupportedMediaType, "unsupported_content_encoding",
             "the body is in a content coding (\(codings.joined(separator: ", "))); send it uncompressed")
-        error.acceptEncoding = "identity"
+        error.headers = [(.acceptEncoding, "identity")]
         throw error
     }
 
@@ -94,7 +99,7 @@ struct APIMiddleware<Context: RequestContext>: RouterMiddleware {
         }
         var response = Response.json(apiError.json, status: apiError.status)
         if let seconds = apiError.retryAfterSeconds { response.headers[.retryAfter] = String(seconds) }
-        if let codings = apiError.acceptEncoding { response.headers[.acceptEncoding] = codings }
+        for (name, value) in apiError.headers { response.headers[name] = value }
         return response
     }
 }

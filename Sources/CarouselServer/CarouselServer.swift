@@ -54,6 +54,11 @@ public struct CarouselServer: Sendable {
     let metrics: ServerMetrics?
     /// nil when there is no rate limit.
     let rateLimiter: RateLimiter?
+    /// Session messages' own limit (``SessionRoute/messageLimiter``); nil
+    /// when there is no rate limit.
+    let sessionMessageLimiter: RateLimiter?
+    /// Closes the sessions of a revoked token.
+    let sessionTokenWatch: SessionTokenWatch
     /// Whether the application serves TLS (set by `application(tls:)`):
     /// the server's own origin is then `https://`.
     var servesTLS = false
@@ -85,6 +90,8 @@ public struct CarouselServer: Sendable {
         catalogVersion = try CatalogVersion(engine: engine)
         metrics = options.metrics ? ServerMetrics() : nil
         rateLimiter = options.rateLimit.map { RateLimiter(rate: max(1, $0)) }
+        sessionMessageLimiter = options.rateLimit.map { RateLimiter(rate: max(60, $0)) }
+        sessionTokenWatch = SessionTokenWatch(reader: reader)
         nearestAnswers = NearestAnswers(engine: reader, watch: catalogVersion.watch, maxEntries: nearestInMemoryEntries)
         sharedLists = SharedLists(engine: reader)
         self.sessionClock = sessionClock
@@ -167,8 +174,8 @@ public struct CarouselServer: Sendable {
     public func webSocketRouter() -> Router<CarouselRequestContext> {
         let router = Router(context: CarouselRequestContext.self)
         SessionRoute(
-            engine: reader, lists: sharedLists, clock: sessionClock, limits: limits, sessions: sessions,
-            idleTimeout: options.sessionIdleTimeout, catalogVersion: catalogVersion
+            engine: reader, lists: sharedLists, clock: sessionClock, limits: limits, sessions: sessions, catalogVersion: catalogVersion,
+            tokenWatch: sessionTokenWatch, messageLimiter: sessionMessageLimiter
         ).register(on: router)
         return router
     }
@@ -223,7 +230,9 @@ public struct CarouselServer: Sendable {
         let timeout = options.requestTimeout.map { TimeAmount.nanoseconds($0.nanoseconds) }
         let configuration = HTTP1WebSocketUpgradeChannel.Configuration(
             http1: HTTP1Channel.Configuration(idleTimeout: timeout),
-            ws: WebSocketServerConfiguration(maxFrameSize: limits.maxSessionMessage))
+            // A text frame that is not UTF-8 closes the session with 1007
+            // (RFC 6455 §8.1), before the session parses it.
+            ws: WebSocketServerConfiguration(maxFrameSize: limits.maxSessionMessage, validateUTF8: true))
         let webSocketResponder = webSocketRouter().buildResponder()
         let refusals = RefusalLog(logsRequests: options.logsRequests, json: options.logFormat == .json, metrics: metrics)
         let gate = SessionGate(
@@ -232,7 +241,8 @@ public struct CarouselServer: Sendable {
         return HTTPServerBuilder { responder in
             let channel = GuardedUpgradeChannel(
                 base: HTTP1WebSocketUpgradeChannel(responder: responder, webSocketResponder: webSocketResponder, configuration: configuration),
-                decoder: configuration.http1.httpDecoder, gate: gate, refusals: refusals)
+                decoder: configuration.http1.httpDecoder, gate: gate, refusals: refusals,
+                sessionIdleTimeout: options.sessionIdleTimeout.map { TimeAmount.nanoseconds($0.nanoseconds) })
             guard let timeout else { return EventLoopServedChannel(base: channel) }
             return EventLoopServedChannel(base: HeaderDeadlineChannel(base: channel, timeout: timeout))
         }

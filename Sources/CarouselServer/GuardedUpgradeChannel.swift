@@ -23,14 +23,20 @@ struct GuardedUpgradeChannel: ServerChildChannel {
     let decoder: HTTP1Channel.Configuration.DecoderConfiguration
     let gate: SessionGate
     let refusals: RefusalLog
+    /// `--session-idle-timeout` (``SessionFrameGuard``).
+    let sessionIdleTimeout: TimeAmount?
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         base.setup(channel: channel, logger: logger).flatMapThrowing { value in
             let pipeline = channel.pipeline.syncOperations
             let decoderHandler = try pipeline.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self)
             let upgrader = try pipeline.handler(type: NIOTypedHTTPServerUpgradeHandler<HTTP1WebSocketUpgradeChannel.UpgradeResult>.self)
+            // Before the decoder: after the upgrade it sees the frames' bytes.
+            let frameGuard = SessionFrameGuard(idleTimeout: sessionIdleTimeout)
+            try pipeline.addHandler(frameGuard, position: .before(decoderHandler))
             let malformed = MalformedRequestHandler(
-                maxHeaderBytes: decoder.maxHeaderListSize, maxHeaderFields: decoder.maxHeaderFieldCount, refusals: refusals, logger: logger)
+                maxHeaderBytes: decoder.maxHeaderListSize, maxHeaderFields: decoder.maxHeaderFieldCount, refusals: refusals, logger: logger,
+                frameGuard: frameGuard)
             try pipeline.addHandler(malformed, position: .after(decoderHandler))
             try pipeline.addHandler(UpgradeFilter(gate: gate), position: .before(upgrader))
             let watch = FirstRequestWatch(promise: channel.eventLoop.makePromise())

@@ -1,3 +1,4 @@
+import Foundation
 import HTTPTypes
 import Logging
 import NIOCore
@@ -20,12 +21,18 @@ import NIOHTTP1
 /// When the connection switches to WebSocket (its 101 passes here), the
 /// handler leaves: what follows are frames, not HTTP.
 ///
-/// It also holds each request to RFC 9112 §3.2's `Host` rule, which only
-/// the HTTP/1 head shows (the HTTP types above keep the first `Host` as
-/// the authority and drop the rest): an HTTP/1.1 request without `Host`,
-/// or any request with more than one, goes on marked with
+/// It also holds each head to the rules only the HTTP/1 head shows (the
+/// HTTP types above keep the first `Host` or `Origin` and drop the rest):
+/// RFC 9112 §3.2's `Host` (an HTTP/1.1 request without one, or any with two),
+/// one `Origin` at most (RFC 6454 §7.3), and RFC 6455 §4.2.1's WebSocket
+/// handshake (a GET with `Connection: Upgrade`, one base64 key of 16 bytes,
+/// version 13, else 426). A head that breaks one goes on marked with
 /// ``refusedRequestHeader`` and stripped of `Upgrade`, and `APIMiddleware`
-/// answers it 400 — so it is logged and counted as every request is.
+/// answers it with the JSON error — so it is logged and counted as every
+/// request is, where hummingbird-websocket answered a bad handshake with a
+/// bare 400 or a closed connection. An upgrade to anything but WebSocket
+/// (`h2c`) is ignored, as RFC 9110 §7.8 lets a server: the request is
+/// served as if it had not asked.
 /// What is answered here (a head that cannot be parsed) is logged and
 /// counted through a ``RefusalLog``.
 final class MalformedRequestHandler: ChannelDuplexHandler, RemovableChannelHandler {
@@ -43,6 +50,8 @@ final class MalformedRequestHandler: ChannelDuplexHandler, RemovableChannelHandl
     let maxHeaderFields: Int
     let refusals: RefusalLog
     let logger: Logger
+    /// Told when the 101 goes out: the connection's bytes become frames.
+    let frameGuard: SessionFrameGuard?
     /// The method of the request being read, for the log.
     private var method: String?
     /// Whether a response's head has gone out and its end not yet.
@@ -55,7 +64,8 @@ final class MalformedRequestHandler: ChannelDuplexHandler, RemovableChannelHandl
     /// as a new request (which would let the body end as if whole).
     private var readingBody = false
 
-    init(maxHeaderBytes: Int, maxHeaderFields: Int, refusals: RefusalLog, logger: Logger) {
+    init(maxHeaderBytes: Int, maxHeaderFields: Int, refusals: RefusalLog, logger: Logger, frameGuard: SessionFrameGuard? = nil) {
+        self.frameGuard = frameGuard
         self.maxHeaderBytes = maxHeaderBytes
         self.maxHeaderFields = maxHeaderFields
         self.refusals = refusals
@@ -68,8 +78,8 @@ final class MalformedRequestHandler: ChannelDuplexHandler, RemovableChannelHandl
             readingBody = true
             method = head.method.rawValue
             head.headers.remove(name: Self.refusedRequestHeader.rawName)
-            if let problem = Self.hostProblem(head) {
-                head.headers.add(name: Self.refusedRequestHeader.rawName, value: problem)
+            if let refusal = Self.hostProblem(head) ?? Self.originProblem(head) ?? Self.upgradeProblem(&head) {
+                head.headers.add(name: Self.refusedRequestHeader.rawName, value: refusal.headerValue)
                 // Answered by the router, never upgraded.
                 head.headers.remove(name: "Upgrade")
             }
@@ -81,15 +91,75 @@ final class MalformedRequestHandler: ChannelDuplexHandler, RemovableChannelHandl
         context.fireChannelRead(data)
     }
 
+    /// A head refused for the router to answer: its status, error code
+    /// and message, carried in ``refusedRequestHeader`` as `STATUS CODE MESSAGE`.
+    struct Refusal: Equatable {
+        var status: Int
+        var code: String
+        var message: String
+
+        init(_ status: Int, _ code: String, _ message: String) {
+            self.status = status
+            self.code = code
+            self.message = message
+        }
+
+        var headerValue: String { "\(status) \(code) \(message)" }
+
+        /// The refusal a marker carries; nil for one no handler made.
+        init?(headerValue: String) {
+            let parts = headerValue.split(separator: " ", maxSplits: 2)
+            guard parts.count == 3, let status = Int(parts[0]), (400...499).contains(status) else { return nil }
+            self.init(status, String(parts[1]), String(parts[2]))
+        }
+    }
+
     /// What is wrong with `head`'s `Host` fields (RFC 9112 §3.2: a server
     /// MUST answer 400 to an HTTP/1.1 request without one, and to any
     /// request with more than one); nil when nothing is. HTTP/1.0 needs none.
-    static func hostProblem(_ head: HTTPRequestHead) -> String? {
+    static func hostProblem(_ head: HTTPRequestHead) -> Refusal? {
         switch head.headers["Host"].count {
-        case 0 where head.version != .http1_0 && head.version != .http0_9: "an HTTP/1.1 request needs a Host header"
+        case 0 where head.version != .http1_0 && head.version != .http0_9:
+            Refusal(400, "bad_request", "an HTTP/1.1 request needs a Host header")
         case 0, 1: nil
-        default: "the request has more than one Host header"
+        default: Refusal(400, "bad_request", "the request has more than one Host header")
         }
+    }
+
+    /// Two `Origin` headers: a browser sends one (RFC 6454 §7.3), and a
+    /// check of the first alone let a second, foreign one through.
+    static func originProblem(_ head: HTTPRequestHead) -> Refusal? {
+        head.headers["Origin"].count > 1 ? Refusal(400, "bad_request", "the request has more than one Origin header") : nil
+    }
+
+    /// What is wrong with an upgrade to WebSocket (RFC 6455 §4.2.1); an
+    /// upgrade to anything else is dropped from `head` (RFC 9110 §7.8).
+    static func upgradeProblem(_ head: inout HTTPRequestHead) -> Refusal? {
+        let upgrades = head.headers[canonicalForm: "upgrade"].map { $0.lowercased() }
+        guard !upgrades.isEmpty else { return nil }
+        guard upgrades.contains("websocket") else {
+            head.headers.remove(name: "Upgrade")
+            let connection = head.headers[canonicalForm: "connection"].filter { $0.lowercased() != "upgrade" }
+            head.headers.remove(name: "Connection")
+            for token in connection { head.headers.add(name: "Connection", value: String(token)) }
+            return nil
+        }
+        guard head.method == .GET, head.version == .http1_1 else {
+            return Refusal(400, "bad_upgrade", "a WebSocket upgrade is an HTTP/1.1 GET (RFC 6455 §4.1)")
+        }
+        guard head.headers[canonicalForm: "connection"].contains(where: { $0.lowercased() == "upgrade" }) else {
+            return Refusal(400, "bad_upgrade", "a WebSocket upgrade needs Connection: Upgrade")
+        }
+        let versions = head.headers["Sec-WebSocket-Version"]
+        guard !versions.isEmpty else { return Refusal(400, "bad_upgrade", "a WebSocket upgrade needs Sec-WebSocket-Version: 13") }
+        guard versions == ["13"] else {
+            return Refusal(426, "unsupported_websocket_version", "the server speaks WebSocket version 13 (Sec-WebSocket-Version: 13)")
+        }
+        let keys = head.headers["Sec-WebSocket-Key"]
+        guard keys.count == 1, let key = keys.first, Data(base64Encoded: key.trimmingCharacters(in: .whitespaces))?.count == 16 else {
+            return Refusal(400, "bad_upgrade", "a WebSocket upgrade needs one Sec-WebSocket-Key: 16 random bytes in base64")
+        }
+        return nil
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
@@ -137,7 +207,10 @@ final class MalformedRequestHandler: ChannelDuplexHandler, RemovableChannelHandl
 
     func flush(context: ChannelHandlerContext) {
         context.flush()
-        if switching { context.pipeline.syncOperations.removeHandler(context: context, promise: nil) }
+        if switching {
+            frameGuard?.switchedToWebSocket()
+            context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
+        }
     }
 
     /// The status and JSON body for a parse error.

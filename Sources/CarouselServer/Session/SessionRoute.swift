@@ -21,14 +21,20 @@ struct SessionRoute {
     let clock: any Clock<Duration>
     let limits: ServerLimits
     let sessions: SessionCounter
-    /// A session whose client sends nothing for this long is closed.
-    var idleTimeout: Duration? = nil
     /// The catalog's data version, which sessions watch to follow their
     /// lists.
     let catalogVersion: CatalogVersion
+    /// Closes a session whose token is revoked while it is open.
+    var tokenWatch: SessionTokenWatch? = nil
+    /// With `--rate-limit N`, each client's session messages: at most
+    /// max(N, 60) a second, bursts of twice that (a scroll reports at the
+    /// display's rate, 60 a second, which a limit meant for requests would
+    /// cut). A message over it is answered `rate_limited` and not run.
+    var messageLimiter: RateLimiter? = nil
 
     func register(on router: Router<CarouselRequestContext>) {
-        let engine = engine, lists = lists, clock = clock, limits = limits, sessions = sessions, idleTimeout = idleTimeout
+        let engine = engine, lists = lists, clock = clock, limits = limits, sessions = sessions
+        let tokenWatch = tokenWatch, messageLimiter = messageLimiter
         let shared = SharedDataVersion(version: catalogVersion)
         router.ws("/lists/{name}/session") { request, _ in
             // `UpgradeFilter` decided before this route ran: the host, the
@@ -44,14 +50,22 @@ struct SessionRoute {
                 continuation.yield($0)
             }
             context.logger.info("session opened", metadata: ["list": "\(name)", "session": "\(number)"])
+            var watched: Int?
+            if let tokenWatch, case .token(let token) = CallerCredentials(context.request, allowQueryItem: true) {
+                watched = tokenWatch.watch(token: token) {
+                    context.logger.info("session token revoked", metadata: ["list": "\(name)", "session": "\(number)"])
+                    try? await outbound.close(.policyViolation, reason: "token revoked")
+                }
+            }
+            let client = context.requestContext.clientAddress
             defer {
+                if let watched { tokenWatch?.stopWatching(watched) }
                 context.requestContext.releaseWebSocket()
                 session.close()
                 continuation.finish()
                 sessions.close(number)
                 context.logger.info("session closed", metadata: ["list": "\(name)", "session": "\(number)"])
             }
-            let idleClock = SessionIdleClock()
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { await session.run() }
                 group.addTask {
@@ -69,20 +83,13 @@ struct SessionRoute {
                         }
                     }
                 }
-                if let idleTimeout {
-                    group.addTask {
-                        while true {
-                            let deadline = idleClock.deadline(after: idleTimeout)
-                            if ContinuousClock.now >= deadline {
-                                try await outbound.close(.normalClosure, reason: "idle")
-                                return
-                            }
-                            try await Task.sleep(until: deadline)
-                        }
-                    }
-                }
                 for try await message in inbound.messages(maxSize: limits.maxSessionMessage) {
-                    idleClock.touch()
+                    if let messageLimiter, messageLimiter.take(for: client) != nil {
+                        continuation.yield(
+                            LiveSession.errorLine(
+                                "rate_limited", "over \(Int(messageLimiter.rate)) messages a second from this client; this one was not run"))
+                        continue
+                    }
                     switch message {
                     case .text(let text): session.receive(text)
                     case .binary: continuation.yield(LiveSession.errorLine("bad_message", "send text frames of JSON"))

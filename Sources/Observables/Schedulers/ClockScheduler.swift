@@ -95,12 +95,21 @@ public final class ClockScheduler: EventScheduler {
     /// Holds the scheduler weakly: a scheduler let go with actions queued
     /// is freed, and its actions with it.
     private func wait(until due: Duration) -> Task<Void, Never> {
-        let sleep = sleep
+        let sleep = sleep, elapsed = elapsed
         return Task { [weak self] in
-            do {
-                try await sleep(due)
-            } catch {
-                return  // cancelled: an earlier action took over.
+            // Already due when the task starts (a test clock advanced past
+            // it first, or a busy machine started the task late): fire now.
+            // swift-clocks' TestClock suspends a sleep until a deadline
+            // equal to its `now` until the next advance, which a test that
+            // advanced exactly to the deadline never makes: it hung.
+            if elapsed() < due {
+                do {
+                    try await sleep(due)
+                } catch {
+                    return  // cancelled: an earlier action took over.
+                }
+            } else if Task.isCancelled {
+                return
             }
             self?.fire()
         }
