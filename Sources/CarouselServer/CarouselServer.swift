@@ -54,9 +54,9 @@ public struct CarouselServer: Sendable {
     let metrics: ServerMetrics?
     /// nil when there is no rate limit.
     let rateLimiter: RateLimiter?
-    /// Session messages' own limit (``SessionRoute/messageLimiter``); nil
+    /// Session offsets' own limit (``SessionRoute/offsetLimiter``); nil
     /// when there is no rate limit.
-    let sessionMessageLimiter: RateLimiter?
+    let sessionOffsetLimiter: RateLimiter?
     /// Closes the sessions of a revoked token.
     let sessionTokenWatch: SessionTokenWatch
     /// Whether the application serves TLS (set by `application(tls:)`):
@@ -90,7 +90,7 @@ public struct CarouselServer: Sendable {
         catalogVersion = try CatalogVersion(engine: engine)
         metrics = options.metrics ? ServerMetrics() : nil
         rateLimiter = options.rateLimit.map { RateLimiter(rate: max(1, $0)) }
-        sessionMessageLimiter = options.rateLimit.map { RateLimiter(rate: max(60, $0)) }
+        sessionOffsetLimiter = options.rateLimit.map { RateLimiter(rate: max(240, $0)) }
         sessionTokenWatch = SessionTokenWatch(reader: reader)
         nearestAnswers = NearestAnswers(engine: reader, watch: catalogVersion.watch, maxEntries: nearestInMemoryEntries)
         sharedLists = SharedLists(engine: reader)
@@ -175,7 +175,7 @@ public struct CarouselServer: Sendable {
         let router = Router(context: CarouselRequestContext.self)
         SessionRoute(
             engine: reader, lists: sharedLists, clock: sessionClock, limits: limits, sessions: sessions, catalogVersion: catalogVersion,
-            tokenWatch: sessionTokenWatch, messageLimiter: sessionMessageLimiter
+            tokenWatch: sessionTokenWatch, requestLimiter: rateLimiter, offsetLimiter: sessionOffsetLimiter
         ).register(on: router)
         return router
     }

@@ -119,10 +119,16 @@ import Testing
                 for _ in 0..<500 { Self.sendFrame(fd, opcode: 1, payload: Array(#"{"tapMarker":1}"#.utf8), masked: true) }
                 return Self.texts(fd, seconds: 3)
             }
+            // Taps are requests: 5 a second, bursts of 10.
             let limited = texts.filter { $0.contains("rate_limited") }.count
-            // max(5, 60) a second, bursts of 120: most of 500 are refused.
-            #expect(limited >= 300, "\(limited) of \(texts.count)")
-            #expect(texts.contains { $0.contains("over 60 messages a second") })
+            #expect(limited >= 480, "\(limited) of \(texts.count)")
+            #expect(texts.contains { $0.contains("over 5 of these a second") })
+            // A scroll at 120 Hz for a second is not limited.
+            let scroll = try await Self.session(port: port) { fd -> [String] in
+                for step in 0..<120 { Self.sendFrame(fd, opcode: 1, payload: Array(#"{"offset":\#(step * 3)}"#.utf8), masked: true) }
+                return Self.texts(fd, seconds: 2)
+            }
+            #expect(!scroll.contains { $0.contains("rate_limited") }, "\(scroll.filter { $0.contains("rate_limited") }.count)")
         }
     }
 

@@ -26,15 +26,18 @@ struct SessionRoute {
     let catalogVersion: CatalogVersion
     /// Closes a session whose token is revoked while it is open.
     var tokenWatch: SessionTokenWatch? = nil
-    /// With `--rate-limit N`, each client's session messages: at most
-    /// max(N, 60) a second, bursts of twice that (a scroll reports at the
-    /// display's rate, 60 a second, which a limit meant for requests would
-    /// cut). A message over it is answered `rate_limited` and not run.
-    var messageLimiter: RateLimiter? = nil
+    /// With `--rate-limit N`, a client's session messages are limited as
+    /// its requests are: a tap, a query, a layout or a map takes a token of
+    /// the client's HTTP bucket (``requestLimiter``); offsets, which a
+    /// scroll reports at the display's rate (60 or 120 a second), take from
+    /// a bucket of their own, max(N, 240) a second (``offsetLimiter``). A
+    /// message over its limit is answered `rate_limited` and not run.
+    var requestLimiter: RateLimiter? = nil
+    var offsetLimiter: RateLimiter? = nil
 
     func register(on router: Router<CarouselRequestContext>) {
         let engine = engine, lists = lists, clock = clock, limits = limits, sessions = sessions
-        let tokenWatch = tokenWatch, messageLimiter = messageLimiter
+        let tokenWatch = tokenWatch, requestLimiter = requestLimiter, offsetLimiter = offsetLimiter
         let shared = SharedDataVersion(version: catalogVersion)
         router.ws("/lists/{name}/session") { request, _ in
             // `UpgradeFilter` decided before this route ran: the host, the
@@ -84,10 +87,12 @@ struct SessionRoute {
                     }
                 }
                 for try await message in inbound.messages(maxSize: limits.maxSessionMessage) {
-                    if let messageLimiter, messageLimiter.take(for: client) != nil {
+                    if case .text(let text) = message, let limiter = Self.limiter(of: text, requests: requestLimiter, offsets: offsetLimiter),
+                        limiter.take(for: client) != nil
+                    {
                         continuation.yield(
                             LiveSession.errorLine(
-                                "rate_limited", "over \(Int(messageLimiter.rate)) messages a second from this client; this one was not run"))
+                                "rate_limited", "over \(Int(limiter.rate)) of these a second from this client; this one was not run"))
                         continue
                     }
                     switch message {
@@ -100,6 +105,15 @@ struct SessionRoute {
                 group.cancelAll()
             }
         }
+    }
+
+    /// The bucket a message takes from: offsets their own, the rest the
+    /// client's requests'; nil when there is no limit. (Parsed here as
+    /// well as in the session, only when a limit is set: a few µs.)
+    static func limiter(of text: String, requests: RateLimiter?, offsets: RateLimiter?) -> RateLimiter? {
+        guard requests != nil || offsets != nil else { return nil }
+        if case .offset? = try? SessionInput(text: text) { return offsets }
+        return requests
     }
 
     /// The HTTP side of the session path: a plain GET is told to upgrade.
