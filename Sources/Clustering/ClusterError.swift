@@ -6,11 +6,13 @@ public enum ClusterError: Error, Sendable, Hashable, CustomStringConvertible {
     case pointOutOfRange(index: Int, count: Int)
     case tooManyPoints(Int)
     case corruptData(String)
+    case invalidTile(z: Int, x: Int, y: Int)
 
     public var description: String {
         switch self {
         case let .invalidOptions(reason): "invalid clustering options: \(reason)"
         case let .invalidZoom(zoom): "zoom \(zoom) is not a number; give a finite zoom"
+        case let .invalidTile(z, x, y): "no tile \(z)/\(x)/\(y): z must be in 0...30 and x and y in 0..<2^z"
         case let .unknownCluster(id): "no cluster with id \(id) (ids come from a clusters query of the same list)"
         case let .pointOutOfRange(index, count): "store index \(index) is outside the list's 0..<\(count)"
         case let .tooManyPoints(count): "\(count) points are more than a cluster id can number (2^26)"

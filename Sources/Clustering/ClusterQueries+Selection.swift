@@ -11,14 +11,19 @@ extension ClusterQueries {
     /// The reduced cluster keeps its id, so its leaves and expansion zoom
     /// are still those of the whole cluster.
     package func markers(in box: BoundingBox, zoom: Double, selected: Int? = nil) throws -> [ClusterMarker] {
-        var markers = try clusters(in: box, zoom: zoom)
+        try markers(in: box.unitRectangles, level: try limitedZoom(zoom), selected: selected)
+    }
+
+    /// ``markers(in:zoom:selected:)`` over projected rectangles, at a level
+    /// already limited: what a box and a map tile share.
+    package func markers(in rectangles: [UnitRectangle], level: Int, selected: Int?) throws -> [ClusterMarker] {
+        var markers = try hierarchy.markers(atZoom: level, in: rectangles)
         for i in markers.indices {
             guard var cluster = markers[i].cluster, cluster.expansionZoom == nil else { continue }
             cluster.expansionZoom = try expansionZoom(of: cluster.id)
             markers[i] = .cluster(cluster)
         }
         guard let selected else { return markers }
-        let level = try limitedZoom(zoom)
         guard level < (try unclusterZoom(ofPoint: selected)) else { return markers }
 
         // Down from the points' level to the query's, following the
@@ -43,7 +48,7 @@ extension ClusterQueries {
                 markers[i] = .cluster(reduced)
             }
             markers.insert(.point(selected), at: i + 1)
-        } else if box.unitRectangles.contains(where: { $0.contains(x: point.x, y: point.y) }) {
+        } else if rectangles.contains(where: { $0.contains(x: point.x, y: point.y) }) {
             markers.append(.point(selected))
         }
         return markers
