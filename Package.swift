@@ -37,6 +37,7 @@ let package = Package(
         .library(name: "StoreCatalog", targets: ["StoreCatalog"]),
         .library(name: "CarouselEngine", targets: ["CarouselEngine"]),
         .library(name: "Clustering", targets: ["Clustering"]),
+        .library(name: "VectorTiles", targets: ["VectorTiles"]),
         .library(name: "Observables", targets: ["Observables"]),
         .library(name: "MapCamera", targets: ["MapCamera"]),
         .library(name: "MapSync", targets: ["MapSync"]),
@@ -130,6 +131,8 @@ let package = Package(
         .target(name: "Geo"),
         // supercluster-compatible marker clustering: pure Swift, no SQLite.
         .target(name: "Clustering", dependencies: ["Geo"]),
+        // Mapbox Vector Tiles of clustered markers: pure Swift.
+        .target(name: "VectorTiles", dependencies: ["Clustering"]),
         // Synthetic store lists of any size, streamed as CSV: the scale
         // benchmark's 10⁷-store files and the tests' small ones. Depends on
         // nothing, so the benchmark package can use it as well.
@@ -229,6 +232,7 @@ let package = Package(
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
+        .testTarget(name: "VectorTilesTests", dependencies: ["VectorTiles", "Clustering"]),
         .testTarget(
             name: "SyntheticStoresTests",
             dependencies: ["SyntheticStores", "StoreCatalog", "TestSupport"]
