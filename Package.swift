@@ -170,7 +170,7 @@ let package = Package(
             name: "CarouselServer",
             dependencies: [
                 "StoreCatalog", "CatalogServing", "Clustering", "CarouselEngine", "Observables", "MapCamera", "MapSync",
-                "MapSyncSimulation", "MapSyncCatalog", "CarouselJSON", "Locks", "TextInput", "WorkLanes",
+                "MapSyncSimulation", "MapSyncCatalog", "CarouselJSON", "Locks", "TextInput", "WorkLanes", "VectorTiles",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -232,7 +232,7 @@ let package = Package(
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
-        .testTarget(name: "VectorTilesTests", dependencies: ["VectorTiles", "Clustering"]),
+        .testTarget(name: "VectorTilesTests", dependencies: ["VectorTiles", "Clustering", "TestSupport"]),
         .testTarget(
             name: "SyntheticStoresTests",
             dependencies: ["SyntheticStores", "StoreCatalog", "TestSupport"]
@@ -296,7 +296,7 @@ let package = Package(
         .testTarget(
             name: "CarouselServerTests",
             dependencies: [
-                "CarouselServer", "StoreCatalog", "CatalogServing", "PostgresCatalog", "MapSyncCatalog", "Locks", "TestSupport",
+                "CarouselServer", "StoreCatalog", "CatalogServing", "PostgresCatalog", "MapSyncCatalog", "Locks", "TestSupport", "Clustering",
                 .product(name: "Clocks", package: "swift-clocks"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),

@@ -83,7 +83,7 @@ extension ClusterQueries {
 
     /// JavaScript's `Math.round`: halves round up (−2.5 → −2), where
     /// Swift's `rounded()` rounds them away from zero.
-    static func jsRound(_ value: Double) -> Int {
+    package static func jsRound(_ value: Double) -> Int {
         Int((value + 0.5).rounded(.down))
     }
 }

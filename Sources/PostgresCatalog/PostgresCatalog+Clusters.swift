@@ -25,6 +25,19 @@ extension PostgresCatalog {
         }
     }
 
+    public func clusterTile(
+        list: String, zoom: Int, x: Int, y: Int, selected: Int? = nil, options: ClusterOptions = ClusterOptions()
+    ) async throws -> [ListTileFeature] {
+        try await withClusterIndex(list: list, options: options) { index, key, connection in
+            let features = try ListClusterQueries.tile(index, list: list, zoom: zoom, x: x, y: y, selected: selected)
+            var stores: [Int: Store] = [:]
+            for marker in try await markersWithStores(features.map { ($0.marker.cluster, $0.marker.pointIndex) }, list: list, key: key, connection) {
+                if case .store(let position, let store) = marker { stores[position] = store }
+            }
+            return ListClusterQueries.placed(features, stores: stores, zoom: zoom, x: x, y: y)
+        }
+    }
+
     public func clusterLeaves(
         list: String, cluster id: Int, limit: Int = 10, offset: Int = 0, options: ClusterOptions = ClusterOptions()
     ) async throws -> [ListMarker] {

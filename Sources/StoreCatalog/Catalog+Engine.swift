@@ -155,6 +155,12 @@ extension Catalog: CatalogEngine {
         try await onLane(.bulk) { try $0.clusters(list: list, zoom: zoom, box: box, selected: selected, options: options) }
     }
 
+    public func clusterTile(list: String, zoom: Int, x: Int, y: Int, selected: Int?, options: ClusterOptions) async throws
+        -> [ListTileFeature]
+    {
+        try await onLane(.bulk) { try $0.clusterTile(list: list, zoom: zoom, x: x, y: y, selected: selected, options: options) }
+    }
+
     public func clusterLeaves(list: String, cluster id: Int, limit: Int, offset: Int, options: ClusterOptions) async throws
         -> [ListMarker]
     {

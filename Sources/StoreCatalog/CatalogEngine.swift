@@ -84,6 +84,12 @@ public protocol CatalogEngine: Sendable {
     func clusters(list: String, zoom: Double, box: BoundingBox, selected: Int?, options: ClusterOptions) async throws
         -> [ListMarker]
 
+    /// The markers of map tile `zoom`/`x`/`y` of `list` in tile units
+    /// (extent 4096): supercluster's `getTile`, the same on both engines;
+    /// the store at `selected` is never hidden in a cluster.
+    func clusterTile(list: String, zoom: Int, x: Int, y: Int, selected: Int?, options: ClusterOptions) async throws
+        -> [ListTileFeature]
+
     /// The stores of cluster `id` of `list`, `limit` of them from `offset`.
     func clusterLeaves(list: String, cluster id: Int, limit: Int, offset: Int, options: ClusterOptions) async throws
         -> [ListMarker]

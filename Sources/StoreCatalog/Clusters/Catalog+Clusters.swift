@@ -27,6 +27,21 @@ extension Catalog {
         }
     }
 
+    /// The markers of map tile `zoom`/`x`/`y` of `list`, as supercluster's
+    /// `getTile` gives them with MVT's extent of 4096, in tile units; with
+    /// `selected` (a list position), that store is never hidden in a
+    /// cluster. Throws for a tile outside its zoom.
+    public func clusterTile(
+        list: String, zoom: Int, x: Int, y: Int, selected: Int? = nil, options: ClusterOptions = ClusterOptions()
+    ) throws -> [ListTileFeature] {
+        try withClusterIndex(list: list, options: options) { index, listKey, db in
+            let features = try ListClusterQueries.tile(index, list: list, zoom: zoom, x: x, y: y, selected: selected)
+            var stores: [Int: Store] = [:]
+            for case .point(let position) in features.map(\.marker) { stores[position] = try store(listKey, at: position, db) }
+            return ListClusterQueries.placed(features, stores: stores, zoom: zoom, x: x, y: y)
+        }
+    }
+
     /// The stores of cluster `id` of `list` (supercluster's `getLeaves`):
     /// `limit` of them after skipping `offset`, with their list positions.
     public func clusterLeaves(

@@ -41,4 +41,44 @@ package enum ListClusterQueries {
         }
         return try ClusterQueries(index).unclusterZoom(ofPoint: position)
     }
+
+    /// The markers of tile `z`/`x`/`y` (``ClusterIndex/tile(zoom:x:y:extent:selected:coordinate:)``),
+    /// placed where the index keeps its points; ``placed(_:stores:zoom:x:y:extent:)``
+    /// then places the stores where they are.
+    package static func tile(
+        _ index: some ClusterHierarchy, list: String, zoom z: Int, x: Int, y: Int, selected: Int?, extent: Int = 4096
+    ) throws -> [TileFeature] {
+        if let selected, !(0..<index.pointCount).contains(selected) {
+            throw CatalogError.positionOutOfRange(list: list, position: selected, count: index.pointCount)
+        }
+        guard (0...30).contains(z), (0..<(1 << z)).contains(x), (0..<(1 << z)).contains(y) else {
+            throw CatalogError.invalidArgument("no tile \(z)/\(x)/\(y): x and y must be in 0..<2^z")
+        }
+        return try ClusterQueries(index).tile(zoom: z, x: x, y: y, extent: extent, selected: selected, coordinate: nil)
+    }
+
+    /// `features` with their stores, each store placed from its own
+    /// coordinate as supercluster places a point (the index keeps points
+    /// rounded to 32-bit floats, a unit off at high zooms now and then):
+    /// of the tile's column and its two neighbours across the antimeridian,
+    /// the one the index placed it in.
+    package static func placed(
+        _ features: [TileFeature], stores: [Int: Store], zoom z: Int, x: Int, y: Int, extent: Int = 4096
+    ) -> [ListTileFeature] {
+        let z2 = Double(1 << z), size = Double(extent)
+        return features.map { feature in
+            switch feature.marker {
+            case .cluster(let cluster):
+                return ListTileFeature(marker: .cluster(cluster), x: feature.x, y: feature.y)
+            case .point(let position):
+                let store = stores[position]!
+                let unitX = WebMercator.unitX(longitude: store.coordinate.longitude)
+                let unitY = WebMercator.unitY(latitude: store.coordinate.latitude)
+                let column = [Double(x), z2, -1].min { abs(size * (unitX * z2 - $0) - Double(feature.x)) < abs(size * (unitX * z2 - $1) - Double(feature.x)) }!
+                return ListTileFeature(
+                    marker: .store(index: position, store: store), x: ClusterQueries<ClusterIndex>.jsRound(size * (unitX * z2 - column)),
+                    y: ClusterQueries<ClusterIndex>.jsRound(size * (unitY * z2 - Double(y))))
+            }
+        }
+    }
 }

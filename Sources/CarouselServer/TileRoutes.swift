@@ -1,0 +1,120 @@
+import CarouselJSON
+import CatalogServing
+import Clustering
+import Foundation
+import Hummingbird
+import StoreCatalog
+import VectorTiles
+import WorkLanes
+
+/// A list's markers as map tiles, which MapLibre, Mapbox GL, OpenLayers
+/// and deck.gl draw natively:
+/// - `GET /lists/{name}/tiles/{z}/{x}/{y}.mvt`: a Mapbox Vector Tile of one
+///   layer, `stores`, clustered as supercluster 8.0.1's `getTile` with
+///   extent 4096 and the cluster radius as buffer; `selected` (a list
+///   position) keeps that store out of every cluster. An empty tile is
+///   204 with no body. ETag, 304 and Cache-Control come from the caching
+///   middleware, as for every catalog read.
+/// - `GET /lists/{name}/tiles.json`: TileJSON 3.0.0 of it.
+struct TileRoutes {
+    let reader: any ServingCatalog
+    let limits: ServerLimits
+    /// Whether the server speaks TLS: the TileJSON's URLs are `https://`.
+    let secure: Bool
+
+    /// MapLibre's deepest zoom; supercluster's points stand alone past
+    /// its maxZoom (16) anyway.
+    static let maxZoom = 22
+    static let contentType = "application/vnd.mapbox-vector-tile"
+
+    func register(on router: Router<CarouselRequestContext>) {
+        router.get("/lists/{name}/tiles/{z}/{x}/{file}") { request, context in try await tile(request, context) }
+        router.get("/lists/{name}/tiles.json") { request, context in try await tileJSON(request, context) }
+    }
+
+    func tile(_ request: Request, _ context: some RequestContext) async throws -> Response {
+        let list = try request.pathParameter("name", context: context)
+        let (z, x, y) = try Self.address(
+            z: context.parameters.get("z"), x: context.parameters.get("x"), file: context.parameters.get("file"))
+        let selected = try QueryParameters(request, limits: limits).integer("selected", in: 0...Int(Int32.max))
+        let features: [ListTileFeature]
+        do {
+            features = try await reader.clusterTile(list: list, zoom: z, x: x, y: y, selected: selected, options: ClusterOptions())
+        } catch let error as CatalogError {
+            throw APIError(error)
+        }
+        guard !features.isEmpty else {
+            return Response(status: .noContent, headers: [.contentType: Self.contentType])
+        }
+        // Hundreds of markers at a low zoom: the encoding is bulk work.
+        let bytes = try await WorkLane.bulk.run { Self.encoded(features) }
+        return Response(
+            status: .ok, headers: [.contentType: Self.contentType], body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+
+    /// z, x and y of a tile's path, `…/{z}/{x}/{y}.mvt`; a 400 naming the
+    /// part for anything outside 0…22 and 0..<2^z.
+    static func address(z: String?, x: String?, file: String?) throws(APIError) -> (Int, Int, Int) {
+        guard let z = z.flatMap({ Int($0) }), (0...maxZoom).contains(z) else {
+            throw .badParameter("the tile's zoom must be a whole number in 0...\(maxZoom) (got '\(z?.prefix(20) ?? "")')")
+        }
+        let size = 1 << z
+        guard let x = x.flatMap({ Int($0) }), (0..<size).contains(x) else {
+            throw .badParameter("the tile's x must be a whole number in 0...\(size - 1) at zoom \(z) (got '\(x?.prefix(20) ?? "")')")
+        }
+        guard let file, file.hasSuffix(".mvt"), let y = Int(file.dropLast(4)), (0..<size).contains(y) else {
+            throw .badParameter("the tile's y must be {y}.mvt with y in 0...\(size - 1) at zoom \(z) (got '\(file?.prefix(20) ?? "")')")
+        }
+        return (z, x, y)
+    }
+
+    /// The tile's bytes: a store carries `id`, `name` and, when it has
+    /// one, `category`.
+    static func encoded(_ features: [ListTileFeature]) -> [UInt8] {
+        var stores: [Int: Store] = [:]
+        let tileFeatures = features.map { feature -> TileFeature in
+            switch feature.marker {
+            case .cluster(let cluster): return TileFeature(marker: .cluster(cluster), x: feature.x, y: feature.y)
+            case .store(let index, let store):
+                stores[index] = store
+                return TileFeature(marker: .point(index), x: feature.x, y: feature.y)
+            }
+        }
+        return VectorTile.stores(tileFeatures) { position in
+            let store = stores[position]!
+            var properties = [VectorTile.Property("id", .string(store.id)), VectorTile.Property("name", .string(store.name))]
+            if let category = store.category { properties.append(VectorTile.Property("category", .string(category))) }
+            return properties
+        }.encoded()
+    }
+
+    /// TileJSON 3.0.0: the tile URL (with the list's version, so that a
+    /// cache keyed by URL never serves a replaced list's tiles), the zooms,
+    /// the list's bounds and center, and the layer's fields.
+    func tileJSON(_ request: Request, _ context: some RequestContext) async throws -> Response {
+        let list = try request.pathParameter("name", context: context)
+        guard let version = try await reader.listVersion(named: list) else { throw APIError(CatalogError.listNotFound(list)) }
+        var south = 90.0, north = -90.0, west = 180.0, east = -180.0, count = 0
+        try await reader.forEachPin(list: list) { _, pin in
+            south = min(south, pin.latitude)
+            north = max(north, pin.latitude)
+            west = min(west, pin.longitude)
+            east = max(east, pin.longitude)
+            count += 1
+        }
+        if count == 0 { (south, west, north, east) = (-85.051129, -180, 85.051129, 180) }
+        let authority = request.head.authority ?? "127.0.0.1"
+        let name = list.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/"))) ?? list
+        let url = "\(secure ? "https" : "http")://\(authority)/lists/\(name)/tiles/{z}/{x}/{y}.mvt?v=\(version)"
+        let center = [(west + east) / 2, (south + north) / 2, 10]
+        let json = """
+            {"tilejson":"3.0.0","name":\(StoreJSON.quoted(list)),"scheme":"xyz","tiles":[\(StoreJSON.quoted(url))],\
+            "minzoom":0,"maxzoom":\(Self.maxZoom),"bounds":[\(west),\(south),\(east),\(north)],"center":[\(center.map { "\($0)" }.joined(separator: ","))],\
+            "vector_layers":[{"id":"stores","description":"The list's stores and supercluster's clusters of them","minzoom":0,"maxzoom":\(Self.maxZoom),\
+            "fields":{"id":"String: the store's id","name":"String","category":"String","cluster":"Boolean: true on a cluster",\
+            "cluster_id":"Number: supercluster's cluster id, also the feature id","point_count":"Number","point_count_abbreviated":"String or Number",\
+            "expansion_zoom":"Number: the zoom at which the cluster splits"}}]}
+            """
+        return .json(json)
+    }
+}

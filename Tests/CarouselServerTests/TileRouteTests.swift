@@ -1,0 +1,121 @@
+import Clustering
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import StoreCatalog
+import TestSupport
+import Testing
+
+@testable import CarouselServer
+
+/// `GET /lists/{name}/tiles/{z}/{x}/{y}.mvt` and `tiles.json`: the list's
+/// markers as supercluster's tiles, in Mapbox Vector Tile bytes.
+@Suite struct TileRouteTests {
+    /// The sample list's clusters as the index gives them for a tile.
+    static func expected(_ fixture: ServerFixture, z: Int, x: Int, y: Int, selected: Int? = nil) async throws -> [[Int]] {
+        var coordinates: [Coordinate] = []
+        try await fixture.catalog.forEachPin(list: "seoul") { _, pin in
+            coordinates.append(Coordinate(latitude: pin.latitude, longitude: pin.longitude))
+        }
+        let index = try ClusterIndex(points: coordinates, options: ClusterOptions())
+        return try index.tile(zoom: z, x: x, y: y, selected: selected) { coordinates[$0] }.map { feature in
+            [feature.marker.cluster?.id ?? feature.marker.pointIndex!, feature.x, feature.y, feature.marker.count]
+        }
+    }
+
+    @Test func aTileIsTheIndexsTileInMVTBytes() async throws {
+        let fixture = try ServerFixture()
+        try await fixture.application.test(.router) { client in
+            // Seoul at zooms 10 to 14, with and without a selected store.
+            for (z, selected) in [(10, nil), (12, nil), (12, 5), (14, 5)] as [(Int, Int?)] {
+                let z2 = Double(1 << z)
+                let x = Int(WebMercator.unitX(longitude: 127.03) * z2), y = Int(WebMercator.unitY(latitude: 37.52) * z2)
+                let uri = "/lists/seoul/tiles/\(z)/\(x)/\(y).mvt" + (selected.map { "?selected=\($0)" } ?? "")
+                let response = try await client.execute(uri: uri, method: .get)
+                let expected = try await Self.expected(fixture, z: z, x: x, y: y, selected: selected)
+                if expected.isEmpty {
+                    #expect(response.status == .noContent)
+                    continue
+                }
+                #expect(response.status == .ok, "\(uri)")
+                #expect(response.headers[.contentType] == "application/vnd.mapbox-vector-tile")
+                #expect(response.headers[.eTag] != nil)
+                let tile = VectorTileReader(Array(buffer: response.body))
+                #expect(tile.name == "stores" && tile.extent == 4096 && tile.version == 2)
+                let read = tile.features.indices.map { i -> [Int] in
+                    let properties = tile.properties(of: i)
+                    let count: Int =
+                        if case .int(let n)? = properties["point_count"] { Int(n) } else { 1 }
+                    return [Int(tile.features[i].id), tile.features[i].x, tile.features[i].y, count]
+                }
+                #expect(read == expected, "\(uri)")
+                // A store carries its id and name; a cluster supercluster's properties.
+                for i in tile.features.indices {
+                    let properties = tile.properties(of: i)
+                    if properties["cluster"] == .bool(true) {
+                        #expect(properties["cluster_id"] == .int(Int64(tile.features[i].id)))
+                        #expect(properties["expansion_zoom"] != nil)
+                    } else {
+                        #expect(properties["id"] != nil && properties["name"] != nil)
+                    }
+                }
+            }
+        }
+    }
+
+    @Test func anEmptyTileIs204AndABadAddressIs400() async throws {
+        let fixture = try ServerFixture()
+        try await fixture.application.test(.router) { client in
+            // The middle of the Pacific at zoom 8.
+            let empty = try await client.execute(uri: "/lists/seoul/tiles/8/5/120.mvt", method: .get)
+            #expect(empty.status == .noContent)
+            #expect(empty.body.readableBytes == 0)
+            for (uri, words) in [
+                ("/lists/seoul/tiles/23/0/0.mvt", "zoom must be a whole number in 0...22"),
+                ("/lists/seoul/tiles/2/4/0.mvt", "x must be a whole number in 0...3"),
+                ("/lists/seoul/tiles/2/0/4.mvt", "y must be {y}.mvt with y in 0...3"),
+                ("/lists/seoul/tiles/2/0/1.png", "y must be {y}.mvt"),
+                ("/lists/seoul/tiles/x/0/1.mvt", "zoom must be"),
+            ] {
+                let response = try await client.execute(uri: uri, method: .get)
+                #expect(response.status == .badRequest, "\(uri)")
+                #expect(String(buffer: response.body).contains(words), "\(uri): \(String(buffer: response.body))")
+            }
+            let unknown = try await client.execute(uri: "/lists/nope/tiles/0/0/0.mvt", method: .get)
+            #expect(unknown.status == .notFound)
+        }
+    }
+
+    @Test func aRepeatedTileIs304() async throws {
+        let fixture = try ServerFixture()
+        try await fixture.application.test(.router) { client in
+            let first = try await client.execute(uri: "/lists/seoul/tiles/0/0/0.mvt", method: .get)
+            let tag = try #require(first.headers[.eTag])
+            let again = try await client.execute(uri: "/lists/seoul/tiles/0/0/0.mvt", method: .get, headers: [.ifNoneMatch: tag])
+            #expect(again.status == .notModified)
+        }
+    }
+
+    @Test func tileJSONNamesTheTilesBoundsAndFields() async throws {
+        let fixture = try ServerFixture()
+        try await fixture.application.test(.router) { client in
+            let response = try await client.execute(uri: "/lists/seoul/tiles.json", method: .get)
+            #expect(response.status == .ok)
+            let json = try #require(try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any])
+            #expect(json["tilejson"] as? String == "3.0.0")
+            let url = try #require((json["tiles"] as? [String])?.first)
+            #expect(url.hasPrefix("http://") && url.contains("/lists/seoul/tiles/{z}/{x}/{y}.mvt?v="), "\(url)")
+            let bounds = try #require(json["bounds"] as? [Double])
+            #expect(bounds.count == 4 && bounds[0] > 126 && bounds[2] < 128 && bounds[1] > 37 && bounds[3] < 38)
+            #expect((json["center"] as? [Double])?.count == 3)
+            let layers = try #require(json["vector_layers"] as? [[String: Any]])
+            #expect(layers.first?["id"] as? String == "stores")
+            #expect(
+                ((layers.first?["fields"] as? [String: Any])?.keys).map(Set.init) == [
+                    "id", "name", "category", "cluster", "cluster_id", "point_count", "point_count_abbreviated", "expansion_zoom",
+                ])
+            let missing = try await client.execute(uri: "/lists/nope/tiles.json", method: .get)
+            #expect(missing.status == .notFound)
+        }
+    }
+}
