@@ -129,6 +129,29 @@ import Testing
     /// search gets on PostgreSQL the answer SQLite gives (status and error
     /// code), never a 500 from PostgreSQL's "invalid byte sequence"; an
     /// upload with a NUL in a field is refused on both with the row's line.
+    @Test func tilesAreSQLitesTilesByteForByte() async throws {
+        try await PostgresCluster.with { cluster in
+            try cluster.createDatabase("catalog")
+            let node = try await Node(url: cluster.url("catalog"))
+            try await node.catalog.importList(named: "seoul", from: makeStoreRowReader(for: Self.seoul, format: .csv))
+            let reference = try ServerFixture()
+            try await Self.live([node.server, reference.server]) { clients in
+                var compared = 0
+                for (z, x, y, selected) in [(0, 0, 0, nil), (8, 218, 99, nil), (12, 3493, 1587, nil), (12, 3493, 1587, 7), (15, 27948, 12701, 3)]
+                    as [(Int, Int, Int, Int?)]
+                {
+                    let uri = "/lists/seoul/tiles/\(z)/\(x)/\(y).mvt" + (selected.map { "?selected=\($0)" } ?? "")
+                    let onPostgres = try await clients[0].execute(uri: uri, method: .get)
+                    let onSQLite = try await clients[1].execute(uri: uri, method: .get)
+                    #expect(onPostgres.status == onSQLite.status, "\(uri)")
+                    #expect(onPostgres.body == onSQLite.body, "\(uri)")
+                    compared += onSQLite.body.readableBytes
+                }
+                #expect(compared > 0)
+            }
+        }
+    }
+
     @Test func aNULAnswersAsOnSQLite() async throws {
         try await PostgresCluster.with { cluster in
             try cluster.createDatabase("catalog")
