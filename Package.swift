@@ -132,7 +132,7 @@ let package = Package(
         // supercluster-compatible marker clustering: pure Swift, no SQLite.
         .target(name: "Clustering", dependencies: ["Geo"]),
         // Mapbox Vector Tiles of clustered markers: pure Swift.
-        .target(name: "VectorTiles", dependencies: ["Clustering"]),
+        .target(name: "VectorTiles", dependencies: ["Clustering", "StoreCatalog"]),
         // Synthetic store lists of any size, streamed as CSV: the scale
         // benchmark's 10⁷-store files and the tests' small ones. Depends on
         // nothing, so the benchmark package can use it as well.
@@ -195,7 +195,7 @@ let package = Package(
             name: "CarouselCommandLine",
             dependencies: [
                 "StoreCatalog", "CatalogServing", "CarouselEngine", "Observables", "MapCamera", "MapSync", "MapSyncSimulation",
-                "Clustering", "CarouselJSON", "Locks",
+                "Clustering", "CarouselJSON", "Locks", "VectorTiles",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // `carousel demo`'s sample stores and scroll script, compiled in

@@ -60,32 +60,8 @@ extension Carousel {
                 try await StoreExporter(format: format, output: .shared).export(list: name, from: catalog)
                 return
             }
-            let destination = try OutputPath(output)
-            if destination.isStream {
-                // A FIFO or a device (`--output /dev/stdout`, a pipe to
-                // another program): written in place as a stream, never
-                // replaced by a regular file.
-                let stream = try StandardOutput.file(atPath: destination.path, creating: false)
-                try await StoreExporter(format: format, output: stream).export(list: name, from: catalog)
-                try stream.close()
-                return
-            }
-            // Written beside the target (a symbolic link's target: the link
-            // stays), then renamed over it: a reader never sees half a file,
-            // and a failure leaves no file behind.
-            let target = URL(fileURLWithPath: destination.path)
-            let partial = target.deletingLastPathComponent()
-                .appendingPathComponent(".\(target.lastPathComponent).partial-\(ProcessInfo.processInfo.processIdentifier)")
-            let file = try StandardOutput.file(atPath: partial.path)
-            do {
+            try await OutputPath.write(output) { file in
                 try await StoreExporter(format: format, output: file).export(list: name, from: catalog)
-                try file.close()
-                if rename(partial.path, target.path) != 0 {
-                    throw CLIError("cannot write \(output): \(String(cString: strerror(errno)))", status: .io)
-                }
-            } catch {
-                try? FileManager.default.removeItem(at: partial)
-                throw error
             }
         }
     }

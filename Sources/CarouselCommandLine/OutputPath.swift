@@ -43,4 +43,33 @@ struct OutputPath {
         }
         self.path = path
     }
+
+    /// Writes `output` with `write`: a FIFO or a device in place, as a
+    /// stream (never replaced by a regular file); a regular file beside the
+    /// target (a symbolic link's target: the link stays), then renamed over
+    /// it, so that a reader never sees half a file and a failure leaves no
+    /// file behind.
+    static func write(_ output: String, _ write: (StandardOutput) async throws -> Void) async throws {
+        let destination = try OutputPath(output)
+        if destination.isStream {
+            let stream = try StandardOutput.file(atPath: destination.path, creating: false)
+            try await write(stream)
+            try stream.close()
+            return
+        }
+        let target = URL(fileURLWithPath: destination.path)
+        let partial = target.deletingLastPathComponent()
+            .appendingPathComponent(".\(target.lastPathComponent).partial-\(ProcessInfo.processInfo.processIdentifier)")
+        let file = try StandardOutput.file(atPath: partial.path)
+        do {
+            try await write(file)
+            try file.close()
+            if rename(partial.path, target.path) != 0 {
+                throw CLIError("cannot write \(output): \(String(cString: strerror(errno)))", status: .io)
+            }
+        } catch {
+            try? FileManager.default.removeItem(at: partial)
+            throw error
+        }
+    }
 }

@@ -47,7 +47,7 @@ struct TileRoutes {
             return Response(status: .noContent, headers: [.contentType: Self.contentType])
         }
         // Hundreds of markers at a low zoom: the encoding is bulk work.
-        let bytes = try await WorkLane.bulk.run { Self.encoded(features) }
+        let bytes = try await WorkLane.bulk.run { VectorTile.stores(features).encoded() }
         return Response(
             status: .ok, headers: [.contentType: Self.contentType], body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
     }
@@ -66,26 +66,6 @@ struct TileRoutes {
             throw .badParameter("the tile's y must be {y}.mvt with y in 0...\(size - 1) at zoom \(z) (got '\(file?.prefix(20) ?? "")')")
         }
         return (z, x, y)
-    }
-
-    /// The tile's bytes: a store carries `id`, `name` and, when it has
-    /// one, `category`.
-    static func encoded(_ features: [ListTileFeature]) -> [UInt8] {
-        var stores: [Int: Store] = [:]
-        let tileFeatures = features.map { feature -> TileFeature in
-            switch feature.marker {
-            case .cluster(let cluster): return TileFeature(marker: .cluster(cluster), x: feature.x, y: feature.y)
-            case .store(let index, let store):
-                stores[index] = store
-                return TileFeature(marker: .point(index), x: feature.x, y: feature.y)
-            }
-        }
-        return VectorTile.stores(tileFeatures) { position in
-            let store = stores[position]!
-            var properties = [VectorTile.Property("id", .string(store.id)), VectorTile.Property("name", .string(store.name))]
-            if let category = store.category { properties.append(VectorTile.Property("category", .string(category))) }
-            return properties
-        }.encoded()
     }
 
     /// TileJSON 3.0.0: the tile URL (with the list's version, so that a

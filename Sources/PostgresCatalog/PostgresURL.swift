@@ -159,7 +159,7 @@ public struct PostgresURL: Sendable, Hashable, CustomStringConvertible {
     ///
     /// It must hold for text that does not parse, where a '/', '?', '#' or
     /// '@' in the password hides where the parts end: so everything from
-    /// the user's ':' to the last '@' of the text goes (``passwordSpan(in:)``),
+    /// the user's ':' to the last '@' of the text goes (`passwordSpan(in:)`),
     /// at worst some of the host or path with it, never a piece of the
     /// password. A `password=` parameter's value goes too, its name
     /// percent-decoded as the parser reads it.
