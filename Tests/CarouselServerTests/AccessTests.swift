@@ -120,11 +120,11 @@ import Testing
             let refused = try await RawHTTP.exchange(port: port, RawHTTP.upgrade("/lists/seoul/session", port: port))
             #expect(refused.status == 401)
             let admitted = try await RawHTTP.exchange(
-                port: port, RawHTTP.upgrade("/lists/seoul/session?token=\(fixture.readToken)", port: port), readTimeout: 1)
+                port: port, RawHTTP.upgrade("/lists/seoul/session?token=\(fixture.readToken)", port: port), readTimeout: 10, stopAtSwitch: true)
             #expect(admitted.status == 101)
             let byHeader = try await RawHTTP.exchange(
                 port: port, RawHTTP.upgrade("/lists/seoul/session", port: port, extra: [("Authorization", "Bearer \(fixture.readToken)")]),
-                readTimeout: 1)
+                readTimeout: 10, stopAtSwitch: true)
             #expect(byHeader.status == 101)
         }
         #expect(!lines.all.isEmpty)

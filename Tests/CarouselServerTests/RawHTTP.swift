@@ -21,9 +21,12 @@ enum RawHTTP {
     }
 
     /// Sends `request` (bytes as given) to 127.0.0.1:`port` and reads until
-    /// the server closes or `readTimeout` passes with nothing read.
-    static func exchange(port: Int, _ request: String, readTimeout: Int = 5) async throws -> Reply {
-        try await onThread { try exchangeNow(port: port, request, readTimeout: readTimeout) }
+    /// the server closes or `readTimeout` passes with nothing read; with
+    /// `stopAtSwitch`, also as soon as a whole 101 head came (a session
+    /// then stays open: waiting out a short timeout for it flaked on a
+    /// loaded machine, where the 101 itself took longer).
+    static func exchange(port: Int, _ request: String, readTimeout: Int = 5, stopAtSwitch: Bool = false) async throws -> Reply {
+        try await onThread { try exchangeNow(port: port, request, readTimeout: readTimeout, stopAtSwitch: stopAtSwitch) }
     }
 
     /// Runs blocking `work` on a thread of its own. Not on Dispatch's
@@ -42,7 +45,7 @@ enum RawHTTP {
         try await onThread { Result { try work() } }.get()
     }
 
-    static func exchangeNow(port: Int, _ request: String, readTimeout: Int) throws -> Reply {
+    static func exchangeNow(port: Int, _ request: String, readTimeout: Int, stopAtSwitch: Bool = false) throws -> Reply {
         let fd = try connect(port: port)
         defer { close(fd) }
         var timeout = timeval(tv_sec: readTimeout, tv_usec: 0)
@@ -68,6 +71,7 @@ enum RawHTTP {
             {
                 return reply
             }
+            if stopAtSwitch, let reply = parse(received), reply.status == 101 { return reply }
         }
         var reply = parse(received) ?? Reply(status: 0, headers: [:], body: "", closed: closed)
         reply.closed = closed

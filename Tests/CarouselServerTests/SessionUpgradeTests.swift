@@ -38,7 +38,7 @@ import Testing
                 port: port, RawHTTP.upgrade("/lists/nope/session", port: port, extra: [(UpgradeFilter.admittedUpgradeHeader, "1")]))
             Self.expectJSONError(forged, status: 404, code: "list_not_found")
             // A list that exists still upgrades.
-            let admitted = try await RawHTTP.exchange(port: port, RawHTTP.upgrade("/lists/seoul/session", port: port), readTimeout: 1)
+            let admitted = try await RawHTTP.exchange(port: port, RawHTTP.upgrade("/lists/seoul/session", port: port), readTimeout: 10, stopAtSwitch: true)
             #expect(admitted.status == 101)
         }
     }
@@ -67,7 +67,7 @@ import Testing
             Self.expectJSONError(malformed, status: 401, code: "invalid_token")
 
             let admitted = try await RawHTTP.exchange(
-                port: port, RawHTTP.upgrade("/lists/seoul/session?token=\(fixture.readToken)", port: port), readTimeout: 1)
+                port: port, RawHTTP.upgrade("/lists/seoul/session?token=\(fixture.readToken)", port: port), readTimeout: 10, stopAtSwitch: true)
             #expect(admitted.status == 101)
             try await fixture.catalog.revokeToken(named: "test-reader")
             let revoked = try await RawHTTP.exchange(port: port, RawHTTP.upgrade("/lists/seoul/session?token=\(fixture.readToken)", port: port))
