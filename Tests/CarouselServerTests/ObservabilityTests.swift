@@ -123,8 +123,15 @@ import Testing
             for _ in 0..<3 {
                 _ = try await RawHTTP.exchange(port: port, RawHTTP.get("/lists", headers: [("Host", "127.0.0.1")]), readTimeout: 2)
             }
-            let metrics = try await client.execute(uri: "/metrics", method: .get)
-            let text = String(buffer: metrics.body)
+            // The refusal is counted by the connection's task once it
+            // ended, which may come just after the client saw the close.
+            var text = ""
+            let deadline = ContinuousClock.now + .seconds(10)
+            repeat {
+                text = String(buffer: try await client.execute(uri: "/metrics", method: .get).body)
+                if text.contains(#"carousel_connections_refused_total{reason="tls_handshake"} 3"#) { break }
+                try await Task.sleep(for: .milliseconds(20))
+            } while ContinuousClock.now < deadline
             #expect(text.contains(#"carousel_connections_refused_total{reason="tls_handshake"} 3"#), "\(text)")
         }
         let entries = lines.all.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
