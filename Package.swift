@@ -79,6 +79,9 @@ let package = Package(
         // Tests only: `TestClock`, so that debounces and sessions are tested
         // on virtual time (`ClockScheduler`).
         .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
+        // gzip of map tiles (HTTP Content-Encoding, MBTiles and PMTiles
+        // tile data), over the system zlib.
+        .package(url: "https://github.com/adam-fowler/compress-nio", from: "1.5.0"),
     ],
     targets: [
         .target(
@@ -131,8 +134,16 @@ let package = Package(
         .target(name: "Geo"),
         // supercluster-compatible marker clustering: pure Swift, no SQLite.
         .target(name: "Clustering", dependencies: ["Geo"]),
-        // Mapbox Vector Tiles of clustered markers: pure Swift.
-        .target(name: "VectorTiles", dependencies: ["Clustering", "StoreCatalog"]),
+        // Mapbox Vector Tiles of clustered markers (an encoder of our own),
+        // gzipped through compress-nio; MBTiles and PMTiles archives of a
+        // list's tiles (`carousel tiles export`).
+        .target(
+            name: "VectorTiles",
+            dependencies: [
+                "Clustering", "StoreCatalog", .product(name: "CompressNIO", package: "compress-nio"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
         // Synthetic store lists of any size, streamed as CSV: the scale
         // benchmark's 10⁷-store files and the tests' small ones. Depends on
         // nothing, so the benchmark package can use it as well.

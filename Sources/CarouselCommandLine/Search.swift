@@ -26,14 +26,7 @@ extension Carousel {
         @Option(help: "The list to search.")
         var list: String
 
-        @Option(help: "A part of the name, address or category.")
-        var text: String?
-
-        @Option(help: "The category, whole (case and accents ignored).")
-        var category: String?
-
-        @Option(name: .customLong("where"), help: "KEY=VALUE: an attribute that must have this value (repeatable).")
-        var filters: [String] = []
+        @OptionGroup var filters: StoreFilterOptions
 
         @Option(parsing: .unconditional, help: "LAT,LNG: rank by distance from this point.", transform: CoordinateArgument.parse)
         var near: Coordinate?
@@ -43,9 +36,6 @@ extension Carousel {
 
         @Option(parsing: .unconditional, help: "S,W,N,E: only stores in this box, nearest its centre first.")
         var bbox: String?
-
-        @Option(name: .customLong("open-at"), help: "An ISO 8601 instant with its offset (2026-11-24T09:30:00+09:00) or 'now'.")
-        var openAt: String?
 
         @Option(parsing: .unconditional, help: "How many stores a page holds, 1...1000.")
         var limit = 20
@@ -87,19 +77,10 @@ extension Carousel {
             if let withinKm, !(withinKm.isFinite && withinKm >= 0) {
                 throw ValidationError("--within-km must be a distance of 0 or more (got \(withinKm))")
             }
-            if let text, text.isEmpty { throw ValidationError("--text is empty") }
-            if let text, text.count > StoreSearch.maximumTextLength {
-                throw ValidationError("--text is longer than \(StoreSearch.maximumTextLength) characters")
-            }
             guard (1...StoreSearch.maximumLimit).contains(limit) else {
                 throw ValidationError("--limit must be 1...\(StoreSearch.maximumLimit) (got \(limit))")
             }
-            let attributes = try filters.map { text -> StoreSearch.AttributeFilter in
-                guard let filter = StoreSearch.AttributeFilter(parsing: text) else {
-                    throw ValidationError("--where takes KEY=VALUE (got '\(text)')")
-                }
-                return filter
-            }
+            let filter = try filters.filter()
             var area: StoreSearch.Area?
             if let near { area = .near(near, withinMeters: withinKm.map { $0 * 1000 }) }
             if let bbox { area = .box(try Self.box(bbox)) }
@@ -108,8 +89,8 @@ extension Carousel {
                 return cursor
             }
             return StoreSearch(
-                list: list, text: text, category: category, attributes: attributes, area: area,
-                openAt: try openAt.map(Self.instant), limit: limit, cursor: cursor)
+                list: list, text: filter.text, category: filter.category, attributes: filter.attributes, area: area,
+                openAt: filter.openAt, limit: limit, cursor: cursor)
         }
 
         /// `S,W,N,E` in degrees; west above east crosses the antimeridian.
@@ -126,12 +107,5 @@ extension Carousel {
             }
         }
 
-        /// `--open-at`'s instant (``StoreSearch/instant(parsing:now:)``).
-        static func instant(_ text: String) throws -> Date {
-            guard let date = StoreSearch.instant(parsing: text) else {
-                throw ValidationError("--open-at takes an ISO 8601 instant with its offset, such as 2026-11-24T09:30:00+09:00, or 'now' (got '\(text)')")
-            }
-            return date
-        }
     }
 }

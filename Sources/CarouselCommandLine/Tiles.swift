@@ -17,8 +17,10 @@ extension Carousel {
                 one layer, stores: supercluster 8.0.1's clusters of the list (getTile, extent 4096, \
                 the cluster radius as buffer), with cluster, cluster_id, point_count, \
                 point_count_abbreviated and expansion_zoom, and the stores outside any cluster with \
-                id, name and category. --selected keeps that store (a list position) out of every \
-                cluster. The file appears only once complete; an empty tile is an empty file.
+                id, name and category (and the attributes --properties names). --selected keeps that \
+                store (a list position) out of every cluster; --text, --category, --where and --open-at \
+                cluster only the matching stores. The file appears only once complete; an empty tile \
+                is an empty file.
                 """
         )
 
@@ -29,6 +31,9 @@ extension Carousel {
         @Option(parsing: .unconditional, help: "The tile's column, 0...2^zoom - 1.") var x: Int
         @Option(parsing: .unconditional, help: "The tile's row, 0...2^zoom - 1.") var y: Int
         @Option(parsing: .unconditional, help: "The selected store's list position: never hidden in a cluster.") var selected: Int?
+        @OptionGroup(title: "Which stores the tile clusters") var filters: StoreFilterOptions
+        @Option(help: ArgumentHelp("Attributes each store carries besides id, name and category (comma-separated).", valueName: "names"))
+        var properties: String?
         @Option(name: [.short, .long], help: ArgumentHelp("The file to write (a FIFO or device is written in place).", valueName: "file"))
         var output: String
 
@@ -41,12 +46,23 @@ extension Carousel {
             guard (0..<size).contains(x) else { throw ValidationError("--x must be in 0...\(size - 1) at zoom \(zoom) (got \(x))") }
             guard (0..<size).contains(y) else { throw ValidationError("--y must be in 0...\(size - 1) at zoom \(zoom) (got \(y))") }
             if let selected, selected < 0 { throw ValidationError("--selected must be a list position, 0 or more (got \(selected))") }
+            _ = try filters.filter()
+            _ = try propertyNames()
+        }
+
+        /// `--properties`' names; a one-line reason for a list a tile cannot carry.
+        func propertyNames() throws -> [String] {
+            guard let properties else { return [] }
+            let names = properties.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            if let problem = VectorTile.problem(withProperties: names) { throw ValidationError("--properties: \(problem)") }
+            return names
         }
 
         func run() async throws {
             let catalog = try await database.openEngine(access: .read)
-            let features = try await catalog.clusterTile(list: list, zoom: zoom, x: x, y: y, selected: selected, options: ClusterOptions())
-            let bytes = features.isEmpty ? [] : VectorTile.stores(features).encoded()
+            let features = try await catalog.clusterTile(
+                list: list, zoom: zoom, x: x, y: y, selected: selected, filter: try filters.filter(), options: ClusterOptions())
+            let bytes = features.isEmpty ? [] : VectorTile.stores(features, properties: try propertyNames()).encoded()
             try await OutputPath.write(output) { file in
                 bytes.withUnsafeBufferPointer { file.write(bytes: $0) }
             }

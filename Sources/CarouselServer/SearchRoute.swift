@@ -41,20 +41,7 @@ struct SearchRoute {
     /// The search of `list` that `query`'s items describe (every item but
     /// `list`): the same reading for a request and a session's `query`.
     static func search(list: String, query: QueryParameters) throws(APIError) -> StoreSearch {
-        let text = try query.text("q")
-        if let text {
-            guard !text.isEmpty else { throw .badParameter("q is empty") }
-            guard text.count <= StoreSearch.maximumTextLength else {
-                throw .badParameter("q is longer than \(StoreSearch.maximumTextLength) characters")
-            }
-        }
-        var attributes: [StoreSearch.AttributeFilter] = []
-        for text in try query.texts("where") {
-            guard let filter = StoreSearch.AttributeFilter(parsing: text) else {
-                throw .badParameter("where takes KEY=VALUE (got '\(text.prefix(40))')")
-            }
-            attributes.append(filter)
-        }
+        let filter = try filter(query)
         let point = (try query.number("lat"), try query.number("lng"))
         let edges = [try query.number("south"), try query.number("west"), try query.number("north"), try query.number("east")]
         var area: StoreSearch.Area?
@@ -83,18 +70,38 @@ struct SearchRoute {
         default:
             throw .badParameter("lat and lng go together")
         }
+        let cursor = try query.text("cursor").map { text throws(APIError) -> SearchCursor in
+            guard let cursor = SearchCursor(text) else { throw .badParameter("cursor is not one a page gave (got '\(text.prefix(40))')") }
+            return cursor
+        }
+        return StoreSearch(
+            list: list, text: filter.text, category: filter.category, attributes: filter.attributes, area: area,
+            openAt: filter.openAt, limit: try query.limit(default: 20), cursor: cursor)
+    }
+
+    /// The filters of `query` (`q`, `category`, `where` repeated, `openAt`):
+    /// one reading for a search and a tile.
+    static func filter(_ query: QueryParameters) throws(APIError) -> StoreFilter {
+        let text = try query.text("q")
+        if let text {
+            guard !text.isEmpty else { throw .badParameter("q is empty") }
+            guard text.count <= StoreSearch.maximumTextLength else {
+                throw .badParameter("q is longer than \(StoreSearch.maximumTextLength) characters")
+            }
+        }
+        var attributes: [StoreSearch.AttributeFilter] = []
+        for text in try query.texts("where") {
+            guard let filter = StoreSearch.AttributeFilter(parsing: text) else {
+                throw .badParameter("where takes KEY=VALUE (got '\(text.prefix(40))')")
+            }
+            attributes.append(filter)
+        }
         let openAt = try query.text("openAt").map { text throws(APIError) -> Date in
             guard let date = StoreSearch.instant(parsing: text) else {
                 throw .badParameter("openAt must be an ISO 8601 instant with its offset, or now (got '\(text.prefix(40))')")
             }
             return date
         }
-        let cursor = try query.text("cursor").map { text throws(APIError) -> SearchCursor in
-            guard let cursor = SearchCursor(text) else { throw .badParameter("cursor is not one a page gave (got '\(text.prefix(40))')") }
-            return cursor
-        }
-        return StoreSearch(
-            list: list, text: text, category: try query.text("category"), attributes: attributes, area: area,
-            openAt: openAt, limit: try query.limit(default: 20), cursor: cursor)
+        return StoreFilter(text: text, category: try query.text("category"), attributes: attributes, openAt: openAt)
     }
 }

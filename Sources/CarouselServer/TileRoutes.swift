@@ -12,9 +12,12 @@ import WorkLanes
 /// - `GET /lists/{name}/tiles/{z}/{x}/{y}.mvt`: a Mapbox Vector Tile of one
 ///   layer, `stores`, clustered as supercluster 8.0.1's `getTile` with
 ///   extent 4096 and the cluster radius as buffer; `selected` (a list
-///   position) keeps that store out of every cluster. An empty tile is
-///   204 with no body. ETag, 304 and Cache-Control come from the caching
-///   middleware, as for every catalog read.
+///   position) keeps that store out of every cluster; `q`, `category`,
+///   `where` and `openAt` (as `GET /stores/search` reads them) cluster
+///   only the matching stores; `properties` adds attributes to each store.
+///   gzip when `Accept-Encoding` takes it. An empty tile is 204 with no
+///   body. ETag, 304 and Cache-Control come from the caching middleware,
+///   as for every catalog read.
 /// - `GET /lists/{name}/tiles.json`: TileJSON 3.0.0 of it.
 struct TileRoutes {
     let reader: any ServingCatalog
@@ -36,20 +39,57 @@ struct TileRoutes {
         let list = try request.pathParameter("name", context: context)
         let (z, x, y) = try Self.address(
             z: context.parameters.get("z"), x: context.parameters.get("x"), file: context.parameters.get("file"))
-        let selected = try QueryParameters(request, limits: limits).integer("selected", in: 0...Int(Int32.max))
+        let query = QueryParameters(request, limits: limits)
+        let selected = try query.integer("selected", in: 0...Int(Int32.max))
+        let filter = try SearchRoute.filter(query)
+        let properties = try Self.properties(query)
         let features: [ListTileFeature]
         do {
-            features = try await reader.clusterTile(list: list, zoom: z, x: x, y: y, selected: selected, options: ClusterOptions())
+            features = try await reader.clusterTile(
+                list: list, zoom: z, x: x, y: y, selected: selected, filter: filter, options: ClusterOptions())
         } catch let error as CatalogError {
             throw APIError(error)
         }
         guard !features.isEmpty else {
-            return Response(status: .noContent, headers: [.contentType: Self.contentType])
+            return Response(status: .noContent, headers: [.contentType: Self.contentType, .vary: "Accept-Encoding"])
         }
+        let gzip = Self.acceptsGzip(request.headers[.acceptEncoding])
         // Hundreds of markers at a low zoom: the encoding is bulk work.
-        let bytes = try await WorkLane.bulk.run { VectorTile.stores(features).encoded() }
-        return Response(
-            status: .ok, headers: [.contentType: Self.contentType], body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+        let bytes = try await WorkLane.bulk.run {
+            let tile = VectorTile.stores(features, properties: properties).encoded()
+            return gzip ? Gzip.compress(tile) : tile
+        }
+        var headers: HTTPFields = [.contentType: Self.contentType, .vary: "Accept-Encoding"]
+        if gzip { headers[.contentEncoding] = "gzip" }
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+
+    /// The attributes `properties` names (comma-separated), each store
+    /// carrying those it has; a 400 for a list ``VectorTile`` refuses.
+    static func properties(_ query: QueryParameters) throws(APIError) -> [String] {
+        guard let text = try query.text("properties") else { return [] }
+        let names = text.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        if let problem = VectorTile.problem(withProperties: names) { throw .badParameter("properties: \(problem)") }
+        return names
+    }
+
+    /// Whether `Accept-Encoding` takes gzip (RFC 9110 §12.5.3): `gzip`,
+    /// `x-gzip` or `*` with a weight above 0. Every map SDK's HTTP stack
+    /// (browsers, OkHttp, URLSession) sends `gzip`.
+    static func acceptsGzip(_ header: String?) -> Bool {
+        guard let header else { return false }
+        var wildcard: Bool?
+        for item in header.split(separator: ",") {
+            let parts = item.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+            guard let coding = parts.first else { continue }
+            var weight = 1.0
+            for parameter in parts.dropFirst() where parameter.hasPrefix("q=") {
+                weight = Double(parameter.dropFirst(2)) ?? 0
+            }
+            if coding == "gzip" || coding == "x-gzip" { return weight > 0 }
+            if coding == "*" { wildcard = weight > 0 }
+        }
+        return wildcard ?? false
     }
 
     /// z, x and y of a tile's path, `…/{z}/{x}/{y}.mvt`; a 400 naming the

@@ -15,6 +15,24 @@ public struct TileFeature: Sendable, Hashable {
     }
 }
 
+/// A map tile's address in the XYZ scheme (x eastwards from the
+/// antimeridian, y southwards from the north), as map SDKs request tiles.
+public struct TileAddress: Sendable, Hashable, Comparable, CustomStringConvertible {
+    public var z: Int
+    public var x: Int
+    public var y: Int
+
+    public init(z: Int, x: Int, y: Int) {
+        self.z = z
+        self.x = x
+        self.y = y
+    }
+
+    public static func < (a: TileAddress, b: TileAddress) -> Bool { (a.z, a.x, a.y) < (b.z, b.x, b.y) }
+
+    public var description: String { "\(z)/\(x)/\(y)" }
+}
+
 extension ClusterIndex {
     /// The markers of tile `z`/`x`/`y` (supercluster 8.0.1's
     /// `getTile(z, x, y)`): those of the zoom's level within the tile
@@ -79,6 +97,32 @@ extension ClusterQueries {
         if x == 0 { try add(UnitRectangle(minX: 1 - p / z2, minY: top, maxX: 1, maxY: bottom), tileX: z2) }
         if x == (1 << z) - 1 { try add(UnitRectangle(minX: 0, minY: top, maxX: p / z2, maxY: bottom), tileX: -1) }
         return features
+    }
+
+    /// The tiles of zoom `z` that ``tile(zoom:x:y:extent:selected:coordinate:)``
+    /// may find a marker in: each marker's own tile and those whose buffer
+    /// reaches it, across the antimeridian too, in address order. An
+    /// export walks these instead of all 4^z tiles (268 million at z14).
+    package func occupiedTiles(zoom z: Int) throws -> [TileAddress] {
+        let level = try limitedZoom(Double(z))
+        let size = 1 << z, z2 = pow2(z)
+        let p = options.radius / options.extent
+        var tiles = Set<Int>()
+        for marker in try hierarchy.markers(atZoom: level, in: [UnitRectangle(minX: 0, minY: 0, maxX: 1, maxY: 1)]) {
+            let point =
+                switch marker {
+                case .cluster(let cluster): (x: cluster.x, y: cluster.y)
+                case .point(let index): try hierarchy.projectedPoint(index)
+                }
+            // getTile(x) reads markers with x − p ≤ tileX ≤ x + 1 + p.
+            let tileX = point.x * z2, tileY = point.y * z2
+            for y in max(0, Int((tileY - 1 - p).rounded(.up)))...min(size - 1, Int((tileY + p).rounded(.down))) {
+                for x in Int((tileX - 1 - p).rounded(.up))...Int((tileX + p).rounded(.down)) {
+                    tiles.insert(((x % size + size) % size) << 31 | y)
+                }
+            }
+        }
+        return tiles.sorted().map { TileAddress(z: z, x: $0 >> 31, y: $0 & (1 << 31 - 1)) }
     }
 
     /// JavaScript's `Math.round`: halves round up (−2.5 → −2), where

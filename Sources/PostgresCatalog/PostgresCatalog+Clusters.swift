@@ -26,16 +26,80 @@ extension PostgresCatalog {
     }
 
     public func clusterTile(
-        list: String, zoom: Int, x: Int, y: Int, selected: Int? = nil, options: ClusterOptions = ClusterOptions()
+        list: String, zoom: Int, x: Int, y: Int, selected: Int? = nil, filter: StoreFilter = StoreFilter(),
+        options: ClusterOptions = ClusterOptions()
     ) async throws -> [ListTileFeature] {
-        try await withClusterIndex(list: list, options: options) { index, key, connection in
-            let features = try ListClusterQueries.tile(index, list: list, zoom: zoom, x: x, y: y, selected: selected)
-            var stores: [Int: Store] = [:]
-            for marker in try await markersWithStores(features.map { ($0.marker.cluster, $0.marker.pointIndex) }, list: list, key: key, connection) {
-                if case .store(let position, let store) = marker { stores[position] = store }
+        guard !filter.isEmpty else {
+            return try await withClusterIndex(list: list, options: options) { index, key, connection in
+                let features = try ListClusterQueries.tile(index, list: list, zoom: zoom, x: x, y: y, selected: selected)
+                return try await placed(features, list: list, key: key, zoom: zoom, x: x, y: y, connection)
             }
-            return ListClusterQueries.placed(features, stores: stores, zoom: zoom, x: x, y: y)
         }
+        try filter.validate()
+        return try await withFilteredClusterIndex(list: list, filter: filter, options: options) { filtered, key, connection in
+            let features = try filtered.tile(list: list, zoom: zoom, x: x, y: y, selected: selected)
+            return try await placed(features, list: list, key: key, zoom: zoom, x: x, y: y, connection)
+        }
+    }
+
+    public func clusterTileAddresses(
+        list: String, zoom: Int, filter: StoreFilter = StoreFilter(), options: ClusterOptions = ClusterOptions()
+    ) async throws -> [TileAddress] {
+        guard filter.isEmpty else {
+            try filter.validate()
+            return try await withFilteredClusterIndex(list: list, filter: filter, options: options) { filtered, _, _ in
+                try ListClusterQueries.occupiedTiles(filtered.index, zoom: zoom)
+            }
+        }
+        return try await withClusterIndex(list: list, options: options) { index, _, _ in
+            try ListClusterQueries.occupiedTiles(index, zoom: zoom)
+        }
+    }
+
+    /// Runs `body` with the index of `list`'s stores matching `filter`
+    /// (held, or built from the list's search snapshot: the search's
+    /// candidates, attribute filters tried on each candidate's store).
+    private func withFilteredClusterIndex<T: Sendable>(
+        list: String, filter: StoreFilter, options: ClusterOptions,
+        _ body: (FilteredClusterIndex, Int64, PostgresConnection) async throws -> T
+    ) async throws -> T {
+        try Self.refuseNULName(list)
+        return try await withConnection { connection in
+            guard
+                let (key, version, zone) = try await connection.query(
+                    "SELECT key, version, time_zone FROM lists WHERE name = \(list)", logger: logger
+                ).collect((Int64, Int64, String?).self).first
+            else { throw CatalogError.listNotFound(list) }
+            let held = "\(key)\u{1F}\(version)\u{1F}\(filter)\u{1F}\(options.storedDescription)"
+            if let kept = filteredClusterIndexes.index(held) { return try await body(kept, key, connection) }
+            let snapshot = try await searchSnapshot(key: key, version: version, zone: zone, connection)
+            let candidates = try await WorkLane.bulk.run { SearchRun(filter.search(list: list), over: snapshot).ranked }
+            var matching: [(position: Int, coordinate: Coordinate)] = []
+            if filter.attributes.isEmpty {
+                matching = candidates.map { ($0.position, snapshot.coordinate(at: $0.position)) }
+            } else {
+                try await forEachStore(list: list, key: key, at: candidates.map { Int64($0.position) }, connection) { position, store in
+                    if filter.attributes.allSatisfy({ $0.matches(store.attributes[$0.name]) }) {
+                        matching.append((position, store.coordinate))
+                    }
+                }
+                matching.sort { $0.position < $1.position }
+            }
+            let filtered = try await WorkLane.bulk.run { [matching] in try FilteredClusterIndex.build(candidates: matching, options: options) }
+            filteredClusterIndexes.keep(filtered, held)
+            return try await body(filtered, key, connection)
+        }
+    }
+
+    /// `features` with their stores read, placed where the stores are.
+    private func placed(
+        _ features: [TileFeature], list: String, key: Int64, zoom: Int, x: Int, y: Int, _ connection: PostgresConnection
+    ) async throws -> [ListTileFeature] {
+        var stores: [Int: Store] = [:]
+        for marker in try await markersWithStores(features.map { ($0.marker.cluster, $0.marker.pointIndex) }, list: list, key: key, connection) {
+            if case .store(let position, let store) = marker { stores[position] = store }
+        }
+        return ListClusterQueries.placed(features, stores: stores, zoom: zoom, x: x, y: y)
     }
 
     public func clusterLeaves(

@@ -25,24 +25,7 @@ extension PostgresCatalog {
                     "SELECT key, version, time_zone FROM lists WHERE name = \(list)", logger: logger
                 ).collect((Int64, Int64, String?).self).first
             else { throw CatalogError.listNotFound(list) }
-            let held = "\(key) \(version)"
-            let snapshot: SearchSnapshot
-            if let kept = heldSearchSnapshots.withLock({ $0[held] }) {
-                snapshot = kept
-            } else {
-                var builder = SearchSnapshot.Builder(defaultZone: zone)
-                let rows = try await connection.query(
-                    """
-                    SELECT \(unescaped: Self.storeColumns) FROM list_items AS i JOIN stores AS s ON s.key = i.store
-                    WHERE i.list = \(key) ORDER BY i.position
-                    """, logger: logger)
-                for try await row in rows.decode(StoreRow.self) { builder.append(try Self.store(row)) }
-                snapshot = try await WorkLane.bulk.run { builder.build() }
-                heldSearchSnapshots.withLock { snapshots in
-                    if snapshots.count >= Self.maxHeldSearchSnapshots { snapshots.removeAll() }
-                    snapshots[held] = snapshot
-                }
-            }
+            let snapshot = try await searchSnapshot(key: key, version: version, zone: zone, connection)
             // Ranking every store of the list: on the bulk lane.
             var run = try await WorkLane.bulk.run { SearchRun(search, over: snapshot) }
             // The candidates' stores a batch at a time: a page usually
@@ -62,5 +45,27 @@ extension PostgresCatalog {
             }
             return run.page
         }
+    }
+
+    /// The search snapshot of the list of `key` at `version`: held, or
+    /// read from all of its stores and held.
+    func searchSnapshot(key: Int64, version: Int64, zone: String?, _ connection: PostgresConnection) async throws
+        -> SearchSnapshot
+    {
+        let held = "\(key) \(version)"
+        if let kept = heldSearchSnapshots.withLock({ $0[held] }) { return kept }
+        var builder = SearchSnapshot.Builder(defaultZone: zone)
+        let rows = try await connection.query(
+            """
+            SELECT \(unescaped: Self.storeColumns) FROM list_items AS i JOIN stores AS s ON s.key = i.store
+            WHERE i.list = \(key) ORDER BY i.position
+            """, logger: logger)
+        for try await row in rows.decode(StoreRow.self) { builder.append(try Self.store(row)) }
+        let snapshot = try await WorkLane.bulk.run { builder.build() }
+        heldSearchSnapshots.withLock { snapshots in
+            if snapshots.count >= Self.maxHeldSearchSnapshots { snapshots.removeAll() }
+            snapshots[held] = snapshot
+        }
+        return snapshot
     }
 }

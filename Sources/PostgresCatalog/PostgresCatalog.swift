@@ -25,6 +25,8 @@ public final class PostgresCatalog: Sendable {
     /// The search snapshots built, by list key and version
     /// (PostgresCatalog+Search.swift).
     let heldSearchSnapshots = StateLock<[String: SearchSnapshot]>([:])
+    /// The cluster indexes of filtered tiles, by list version and filter.
+    let filteredClusterIndexes = FilteredClusterIndexes()
 
     /// Connections a catalog opens at once at most: a server's concurrent
     /// requests beyond it wait for one. 16 per node keeps three nodes and

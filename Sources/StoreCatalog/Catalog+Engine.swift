@@ -155,10 +155,18 @@ extension Catalog: CatalogEngine {
         try await onLane(.bulk) { try $0.clusters(list: list, zoom: zoom, box: box, selected: selected, options: options) }
     }
 
-    public func clusterTile(list: String, zoom: Int, x: Int, y: Int, selected: Int?, options: ClusterOptions) async throws
-        -> [ListTileFeature]
+    public func clusterTile(
+        list: String, zoom: Int, x: Int, y: Int, selected: Int?, filter: StoreFilter, options: ClusterOptions
+    ) async throws -> [ListTileFeature] {
+        try await onLane(.bulk) {
+            try $0.clusterTile(list: list, zoom: zoom, x: x, y: y, selected: selected, filter: filter, options: options)
+        }
+    }
+
+    public func clusterTileAddresses(list: String, zoom: Int, filter: StoreFilter, options: ClusterOptions) async throws
+        -> [TileAddress]
     {
-        try await onLane(.bulk) { try $0.clusterTile(list: list, zoom: zoom, x: x, y: y, selected: selected, options: options) }
+        try await onLane(.bulk) { try $0.clusterTileAddresses(list: list, zoom: zoom, filter: filter, options: options) }
     }
 
     public func clusterLeaves(list: String, cluster id: Int, limit: Int, offset: Int, options: ClusterOptions) async throws

@@ -86,9 +86,15 @@ public protocol CatalogEngine: Sendable {
 
     /// The markers of map tile `zoom`/`x`/`y` of `list` in tile units
     /// (extent 4096): supercluster's `getTile`, the same on both engines;
-    /// the store at `selected` is never hidden in a cluster.
-    func clusterTile(list: String, zoom: Int, x: Int, y: Int, selected: Int?, options: ClusterOptions) async throws
-        -> [ListTileFeature]
+    /// the store at `selected` is never hidden in a cluster. With a
+    /// `filter`, only its matching stores are clustered and drawn.
+    func clusterTile(
+        list: String, zoom: Int, x: Int, y: Int, selected: Int?, filter: StoreFilter, options: ClusterOptions
+    ) async throws -> [ListTileFeature]
+
+    /// The tiles of zoom `zoom` of `list` (its stores matching `filter`)
+    /// that may hold a marker, in address order (an export's walk).
+    func clusterTileAddresses(list: String, zoom: Int, filter: StoreFilter, options: ClusterOptions) async throws -> [TileAddress]
 
     /// The stores of cluster `id` of `list`, `limit` of them from `offset`.
     func clusterLeaves(list: String, cluster id: Int, limit: Int, offset: Int, options: ClusterOptions) async throws

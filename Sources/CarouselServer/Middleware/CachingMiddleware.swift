@@ -36,15 +36,20 @@ struct CachingMiddleware<Context: RequestContext>: RouterMiddleware {
                 throw APIError(.badRequest, "bad_header", "If-None-Match must be * or a list of quoted entity tags")
             }
             // A tag of this version was sent with a 200 of this version:
-            // the answer is the same, no need to compute it.
-            if tags.contains(where: { Self.weaklyEqual($0, tag) }) { return notModified(tag) }
+            // the answer is the same, no need to compute it. The gzipped
+            // answer's tag is its own (below), so that too.
+            for variant in [tag, Self.gzipped(tag)] where tags.contains(where: { Self.weaklyEqual($0, variant) }) {
+                return notModified(variant)
+            }
             anyMatches = tags.contains("*")
         }
         var response = try await next(request, context)
         if response.status == .ok {
             // `*` matches any current representation: one that exists (RFC 9110 §13.1.2).
             if anyMatches { return notModified(tag) }
-            response.headers[.eTag] = tag
+            // A strong tag names one representation (RFC 9110 §8.8.3): the
+            // gzipped bytes of an answer are another.
+            response.headers[.eTag] = response.headers[.contentEncoding] == "gzip" ? Self.gzipped(tag) : tag
             response.headers[.cacheControl] = cacheControl
         }
         return response
@@ -86,6 +91,11 @@ struct CachingMiddleware<Context: RequestContext>: RouterMiddleware {
 
     private func notModified(_ tag: String) -> Response {
         Response(status: .notModified, headers: [.eTag: tag, .cacheControl: cacheControl])
+    }
+
+    /// The tag of the gzipped representation of the answer tagged `tag`.
+    static func gzipped(_ tag: String) -> String {
+        String(tag.dropLast()) + "-gzip\""
     }
 
     /// `/lists…` and `/stores…`: the catalog's data (the session path is no GET answer).

@@ -31,15 +31,68 @@ extension Catalog {
     /// `getTile` gives them with MVT's extent of 4096, in tile units; with
     /// `selected` (a list position), that store is never hidden in a
     /// cluster. Throws for a tile outside its zoom.
+    ///
+    /// With a `filter`, only the matching stores are clustered (an index of
+    /// them, built on first use and kept while the catalog is unchanged);
+    /// `selected` is then drawn only if it matches.
     public func clusterTile(
-        list: String, zoom: Int, x: Int, y: Int, selected: Int? = nil, options: ClusterOptions = ClusterOptions()
+        list: String, zoom: Int, x: Int, y: Int, selected: Int? = nil, filter: StoreFilter = StoreFilter(),
+        options: ClusterOptions = ClusterOptions()
     ) throws -> [ListTileFeature] {
-        try withClusterIndex(list: list, options: options) { index, listKey, db in
-            let features = try ListClusterQueries.tile(index, list: list, zoom: zoom, x: x, y: y, selected: selected)
-            var stores: [Int: Store] = [:]
-            for case .point(let position) in features.map(\.marker) { stores[position] = try store(listKey, at: position, db) }
-            return ListClusterQueries.placed(features, stores: stores, zoom: zoom, x: x, y: y)
+        guard !filter.isEmpty else {
+            return try withClusterIndex(list: list, options: options) { index, listKey, db in
+                let features = try ListClusterQueries.tile(index, list: list, zoom: zoom, x: x, y: y, selected: selected)
+                return try placed(features, listKey: listKey, zoom: zoom, x: x, y: y, db)
+            }
         }
+        try filter.validate()
+        let filtered = try filteredClusterIndex(list: list, filter: filter, options: options)
+        let features = try filtered.tile(list: list, zoom: zoom, x: x, y: y, selected: selected)
+        return try read { db in try placed(features, listKey: try listKey(list, db), zoom: zoom, x: x, y: y, db) }
+    }
+
+    /// The tiles of zoom `z` of `list` (of its stores matching `filter`)
+    /// that may hold a marker, in address order: what an export of the
+    /// list's tiles walks.
+    public func clusterTileAddresses(
+        list: String, zoom z: Int, filter: StoreFilter = StoreFilter(), options: ClusterOptions = ClusterOptions()
+    ) throws -> [TileAddress] {
+        guard filter.isEmpty else {
+            try filter.validate()
+            return try ListClusterQueries.occupiedTiles(filteredClusterIndex(list: list, filter: filter, options: options).index, zoom: z)
+        }
+        return try withClusterIndex(list: list, options: options) { index, _, _ in try ListClusterQueries.occupiedTiles(index, zoom: z) }
+    }
+
+    /// `features` with their stores read, placed where the stores are.
+    private func placed(_ features: [TileFeature], listKey: Int64, zoom: Int, x: Int, y: Int, _ db: Database) throws
+        -> [ListTileFeature]
+    {
+        var stores: [Int: Store] = [:]
+        for case .point(let position) in features.map(\.marker) { stores[position] = try store(listKey, at: position, db) }
+        return ListClusterQueries.placed(features, stores: stores, zoom: zoom, x: x, y: y)
+    }
+
+    /// The index of `list`'s stores matching `filter`: the search's
+    /// candidates over the list's search snapshot (kept, as searches keep
+    /// it), attribute filters tried on each candidate's store.
+    private func filteredClusterIndex(list: String, filter: StoreFilter, options: ClusterOptions) throws -> FilteredClusterIndex {
+        let version = try searchVersion()
+        let key = "\(list)\u{1F}\(version.data).\(version.changes)\u{1F}\(filter)\u{1F}\(StoredClusterIndex.describe(options))"
+        if let kept = filteredClusterIndexes.index(key) { return kept }
+        let snapshot = try searchSnapshot(list: list)
+        let search = filter.search(list: list)
+        var matching: [(position: Int, coordinate: Coordinate)] = []
+        for candidate in SearchRun(search, over: snapshot).ranked {
+            if !filter.attributes.isEmpty {
+                let attributes = try store(list: list, at: candidate.position).attributes
+                guard filter.attributes.allSatisfy({ $0.matches(attributes[$0.name]) }) else { continue }
+            }
+            matching.append((candidate.position, snapshot.coordinate(at: candidate.position)))
+        }
+        let index = try FilteredClusterIndex.build(candidates: matching, options: options)
+        filteredClusterIndexes.keep(index, key)
+        return index
     }
 
     /// The stores of cluster `id` of `list` (supercluster's `getLeaves`):

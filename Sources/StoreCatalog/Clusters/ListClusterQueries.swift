@@ -57,6 +57,12 @@ package enum ListClusterQueries {
         return try ClusterQueries(index).tile(zoom: z, x: x, y: y, extent: extent, selected: selected, coordinate: nil)
     }
 
+    /// The tiles of zoom `z` that may hold a marker (an export's walk).
+    package static func occupiedTiles(_ index: some ClusterHierarchy, zoom z: Int) throws -> [TileAddress] {
+        guard (0...30).contains(z) else { throw CatalogError.invalidArgument("no zoom \(z): tiles go from 0 to 30") }
+        return try ClusterQueries(index).occupiedTiles(zoom: z)
+    }
+
     /// `features` with their stores, each store placed from its own
     /// coordinate as supercluster places a point (the index keeps points
     /// rounded to 32-bit floats, a unit off at high zooms now and then):

@@ -58,7 +58,7 @@ extension Catalog {
         searchSnapshots.snapshot(list: list, version: try searchVersion())
     }
 
-    private func searchVersion() throws -> SearchSnapshots.Version {
+    func searchVersion() throws -> SearchSnapshots.Version {
         try read { db in
             try firstRow(db, "SELECT (SELECT data_version FROM pragma_data_version), total_changes()", { _ in }) {
                 SearchSnapshots.Version(data: $0.int64(0), changes: $0.int64(1))
@@ -160,7 +160,7 @@ struct WallClock {
 }
 
 extension SearchSnapshot {
-    func coordinate(at position: Int) -> Coordinate {
+    package func coordinate(at position: Int) -> Coordinate {
         Coordinate(latitude: latitudes[position], longitude: longitudes[position])
     }
 }
