@@ -140,7 +140,7 @@ let package = Package(
         .target(
             name: "VectorTiles",
             dependencies: [
-                "Clustering", "StoreCatalog", .product(name: "CompressNIO", package: "compress-nio"),
+                "Clustering", "StoreCatalog", "CarouselJSON", .product(name: "CompressNIO", package: "compress-nio"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
@@ -308,7 +308,7 @@ let package = Package(
             name: "CarouselServerTests",
             dependencies: [
                 "CarouselServer", "StoreCatalog", "CatalogServing", "PostgresCatalog", "MapSyncCatalog", "Locks", "TestSupport", "Clustering",
-                .product(name: "Clocks", package: "swift-clocks"),
+                "VectorTiles", .product(name: "Clocks", package: "swift-clocks"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 // TLSTests' own client, to offer the server old versions and suites.

@@ -72,4 +72,31 @@ struct OutputPath {
             throw error
         }
     }
+
+    /// Writes an archive (MBTiles, PMTiles) that `write` builds at the path
+    /// it is given, beside `output`, then renames it over `output`: a
+    /// reader never sees half an archive, and a failure leaves nothing
+    /// under the output's name. A FIFO or device is refused (an archive is
+    /// written in several passes).
+    static func writeArchive<T>(_ output: String, _ write: (String) async throws -> T) async throws -> T {
+        let destination = try OutputPath(output)
+        guard !destination.isStream else {
+            throw CLIError("cannot write \(output): an archive must be a regular file, not a FIFO or device")
+        }
+        let target = URL(fileURLWithPath: destination.path)
+        let partial = target.deletingLastPathComponent()
+            .appendingPathComponent(".\(target.lastPathComponent).partial-\(ProcessInfo.processInfo.processIdentifier)")
+        try? FileManager.default.removeItem(at: partial)
+        do {
+            let result = try await write(partial.path)
+            if rename(partial.path, target.path) != 0 {
+                throw CLIError("cannot write \(output): \(String(cString: strerror(errno)))", status: .io)
+            }
+            return result
+        } catch {
+            try? FileManager.default.removeItem(at: partial)
+            try? FileManager.default.removeItem(atPath: partial.path + ".data")
+            throw error
+        }
+    }
 }

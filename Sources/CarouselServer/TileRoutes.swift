@@ -114,15 +114,7 @@ struct TileRoutes {
     func tileJSON(_ request: Request, _ context: some RequestContext) async throws -> Response {
         let list = try request.pathParameter("name", context: context)
         guard let version = try await reader.listVersion(named: list) else { throw APIError(CatalogError.listNotFound(list)) }
-        var south = 90.0, north = -90.0, west = 180.0, east = -180.0, count = 0
-        try await reader.forEachPin(list: list) { _, pin in
-            south = min(south, pin.latitude)
-            north = max(north, pin.latitude)
-            west = min(west, pin.longitude)
-            east = max(east, pin.longitude)
-            count += 1
-        }
-        if count == 0 { (south, west, north, east) = (-85.051129, -180, 85.051129, 180) }
+        let (west, south, east, north) = try await TileExport.bounds(list: list, in: reader)
         let authority = request.head.authority ?? "127.0.0.1"
         let name = list.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/"))) ?? list
         let url = "\(secure ? "https" : "http")://\(authority)/lists/\(name)/tiles/{z}/{x}/{y}.mvt?v=\(version)"
@@ -130,10 +122,7 @@ struct TileRoutes {
         let json = """
             {"tilejson":"3.0.0","name":\(StoreJSON.quoted(list)),"scheme":"xyz","tiles":[\(StoreJSON.quoted(url))],\
             "minzoom":0,"maxzoom":\(Self.maxZoom),"bounds":[\(west),\(south),\(east),\(north)],"center":[\(center.map { "\($0)" }.joined(separator: ","))],\
-            "vector_layers":[{"id":"stores","description":"The list's stores and supercluster's clusters of them","minzoom":0,"maxzoom":\(Self.maxZoom),\
-            "fields":{"id":"String: the store's id","name":"String","category":"String","cluster":"Boolean: true on a cluster",\
-            "cluster_id":"Number: supercluster's cluster id, also the feature id","point_count":"Number","point_count_abbreviated":"String or Number",\
-            "expansion_zoom":"Number: the zoom at which the cluster splits"}}]}
+            "vector_layers":\(VectorTile.storesLayerJSON(zooms: 0...Self.maxZoom))}
             """
         return .json(json)
     }

@@ -28,9 +28,19 @@ extension VectorTile {
             var fields = [Property("id", .string(store.id)), Property("name", .string(store.name))]
             if let category = store.category { fields.append(Property("category", .string(category))) }
             for name in properties {
-                if let value = store.attributes[name].flatMap(value(of:)) { fields.append(Property(name, value)) }
+                if let value = property(name, of: store) { fields.append(Property(name, value)) }
             }
             return fields
+        }
+    }
+
+    /// The value of `properties=`'s `name` for `store`: its `address` or
+    /// `phone`, else the attribute of that name; nil when it has none.
+    static func property(_ name: String, of store: Store) -> Value? {
+        switch name {
+        case "address": store.address.map(Value.string)
+        case "phone": store.phone.map(Value.string)
+        default: store.attributes[name].flatMap(value(of:))
         }
     }
 
