@@ -230,7 +230,9 @@ let package = Package(
 
         // Shared by the test targets: seeded randomness, temporary files,
         // running the built `carousel` binary, fixture paths.
-        .target(name: "TestSupport", dependencies: ["SyntheticStores"], path: "Tests/TestSupport"),
+        .target(
+            name: "TestSupport", dependencies: ["SyntheticStores", .product(name: "PropertyBased", package: "swift-property-based")],
+            path: "Tests/TestSupport"),
         .testTarget(
             name: "StoreCatalogTests",
             dependencies: ["StoreCatalog", "Locks", "TestSupport"]
@@ -243,7 +245,10 @@ let package = Package(
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
-        .testTarget(name: "VectorTilesTests", dependencies: ["VectorTiles", "Clustering", "TestSupport"]),
+        .testTarget(
+            name: "VectorTilesTests",
+            dependencies: ["VectorTiles", "Clustering", "TestSupport", "SyntheticStores", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
         .testTarget(
             name: "SyntheticStoresTests",
             dependencies: ["SyntheticStores", "StoreCatalog", "TestSupport"]

@@ -29,16 +29,31 @@ extension PostgresCatalog {
         list: String, zoom: Int, x: Int, y: Int, selected: Int? = nil, filter: StoreFilter = StoreFilter(),
         options: ClusterOptions = ClusterOptions()
     ) async throws -> [ListTileFeature] {
+        try await clusterTiles(list: list, tiles: [TileAddress(z: zoom, x: x, y: y)], selected: selected, filter: filter, options: options)[0]
+    }
+
+    public func clusterTiles(
+        list: String, tiles: [TileAddress], selected: Int? = nil, filter: StoreFilter = StoreFilter(),
+        options: ClusterOptions = ClusterOptions()
+    ) async throws -> [[ListTileFeature]] {
+        // Each tile's markers, then the stores of its points, on one connection.
+        func answers(_ key: Int64, _ connection: PostgresConnection, _ markers: (TileAddress) throws -> [TileFeature]) async throws
+            -> [[ListTileFeature]]
+        {
+            var answers: [[ListTileFeature]] = []
+            for tile in tiles { answers.append(try await placed(try markers(tile), list: list, key: key, tile, connection)) }
+            return answers
+        }
         guard !filter.isEmpty else {
             return try await withClusterIndex(list: list, options: options) { index, key, connection in
-                let features = try ListClusterQueries.tile(index, list: list, zoom: zoom, x: x, y: y, selected: selected)
-                return try await placed(features, list: list, key: key, zoom: zoom, x: x, y: y, connection)
+                try await answers(key, connection) { tile in
+                    try ListClusterQueries.tile(index, list: list, zoom: tile.z, x: tile.x, y: tile.y, selected: selected)
+                }
             }
         }
         try filter.validate()
         return try await withFilteredClusterIndex(list: list, filter: filter, options: options) { filtered, key, connection in
-            let features = try filtered.tile(list: list, zoom: zoom, x: x, y: y, selected: selected)
-            return try await placed(features, list: list, key: key, zoom: zoom, x: x, y: y, connection)
+            try await answers(key, connection) { tile in try filtered.tile(list: list, zoom: tile.z, x: tile.x, y: tile.y, selected: selected) }
         }
     }
 
@@ -92,14 +107,14 @@ extension PostgresCatalog {
     }
 
     /// `features` with their stores read, placed where the stores are.
-    private func placed(
-        _ features: [TileFeature], list: String, key: Int64, zoom: Int, x: Int, y: Int, _ connection: PostgresConnection
-    ) async throws -> [ListTileFeature] {
+    private func placed(_ features: [TileFeature], list: String, key: Int64, _ tile: TileAddress, _ connection: PostgresConnection)
+        async throws -> [ListTileFeature]
+    {
         var stores: [Int: Store] = [:]
         for marker in try await markersWithStores(features.map { ($0.marker.cluster, $0.marker.pointIndex) }, list: list, key: key, connection) {
             if case .store(let position, let store) = marker { stores[position] = store }
         }
-        return ListClusterQueries.placed(features, stores: stores, zoom: zoom, x: x, y: y)
+        return ListClusterQueries.placed(features, stores: stores, zoom: tile.z, x: tile.x, y: tile.y)
     }
 
     public func clusterLeaves(

@@ -163,6 +163,12 @@ extension Catalog: CatalogEngine {
         }
     }
 
+    public func clusterTiles(list: String, tiles: [TileAddress], selected: Int?, filter: StoreFilter, options: ClusterOptions)
+        async throws -> [[ListTileFeature]]
+    {
+        try await onLane(.bulk) { try $0.clusterTiles(list: list, tiles: tiles, selected: selected, filter: filter, options: options) }
+    }
+
     public func clusterTileAddresses(list: String, zoom: Int, filter: StoreFilter, options: ClusterOptions) async throws
         -> [TileAddress]
     {

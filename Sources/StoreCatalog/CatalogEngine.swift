@@ -92,6 +92,11 @@ public protocol CatalogEngine: Sendable {
         list: String, zoom: Int, x: Int, y: Int, selected: Int?, filter: StoreFilter, options: ClusterOptions
     ) async throws -> [ListTileFeature]
 
+    /// ``clusterTile(list:zoom:x:y:selected:filter:options:)`` of each of
+    /// `tiles` at once (an export's batches).
+    func clusterTiles(list: String, tiles: [TileAddress], selected: Int?, filter: StoreFilter, options: ClusterOptions) async throws
+        -> [[ListTileFeature]]
+
     /// The tiles of zoom `zoom` of `list` (its stores matching `filter`)
     /// that may hold a marker, in address order (an export's walk).
     func clusterTileAddresses(list: String, zoom: Int, filter: StoreFilter, options: ClusterOptions) async throws -> [TileAddress]

@@ -6,6 +6,11 @@ import StoreCatalog
 /// answers (gzipped). Only tiles that hold a marker are visited
 /// (`CatalogEngine.clusterTileAddresses`) and written.
 public enum TileExport {
+    /// Tiles read from the catalog at once: large enough that a read's
+    /// own cost vanishes, small enough that a batch's stores stay a few
+    /// hundred kilobytes.
+    static let batch = 256
+
     /// How far an export is: the zoom being written, its tiles visited of
     /// all its candidates, and the tiles written so far in all.
     public struct Progress: Sendable, Hashable {
@@ -32,17 +37,32 @@ public enum TileExport {
             state.visited = 0
             state.candidates = tiles.count
             progress(state)
-            for tile in tiles {
-                let features = try await catalog.clusterTile(
-                    list: list, zoom: z, x: tile.x, y: tile.y, selected: nil, filter: filter, options: options)
-                state.visited += 1
-                if !features.isEmpty {
+            // Batches of tiles from the catalog (one read each), the next
+            // batch read while this one is encoded, gzipped and written:
+            // the two halves of the work on the two halves of a 2-core
+            // machine.
+            let batches = stride(from: 0, to: tiles.count, by: Self.batch).map { Array(tiles[$0..<min($0 + Self.batch, tiles.count)]) }
+            var next: Task<[[ListTileFeature]], any Error>? = batches.first.map { batch in
+                Task { try await catalog.clusterTiles(list: list, tiles: batch, selected: nil, filter: filter, options: options) }
+            }
+            // A failed write leaves no read running behind it.
+            defer { next?.cancel() }
+            for (i, batch) in batches.enumerated() {
+                let answers = try await next!.value
+                next =
+                    i + 1 < batches.count
+                    ? Task { [batch = batches[i + 1]] in
+                        try await catalog.clusterTiles(list: list, tiles: batch, selected: nil, filter: filter, options: options)
+                    } : nil
+                for (tile, features) in zip(batch, answers) {
+                    state.visited += 1
+                    guard !features.isEmpty else { continue }
                     let bytes = Gzip.compress(VectorTile.stores(features, properties: properties).encoded())
                     try writer.add(tile, gzipped: bytes)
                     state.written += 1
                     state.bytes += bytes.count
                 }
-                if state.visited % 1_000 == 0 { progress(state) }
+                progress(state)
             }
             progress(state)
         }

@@ -137,10 +137,14 @@ import Testing
             let reference = try ServerFixture()
             try await Self.live([node.server, reference.server]) { clients in
                 var compared = 0
-                for (z, x, y, selected) in [(0, 0, 0, nil), (8, 218, 99, nil), (12, 3493, 1587, nil), (12, 3493, 1587, 7), (15, 27948, 12701, 3)]
-                    as [(Int, Int, Int, Int?)]
-                {
-                    let uri = "/lists/seoul/tiles/\(z)/\(x)/\(y).mvt" + (selected.map { "?selected=\($0)" } ?? "")
+                // With the filters too: the index of the matching stores is
+                // built from each catalog's search snapshot.
+                for (z, x, y, query) in [
+                    (0, 0, 0, ""), (8, 218, 99, ""), (12, 3493, 1587, ""), (12, 3493, 1587, "?selected=7"), (15, 27948, 12701, "?selected=3"),
+                    (0, 0, 0, "?category=Roastery"), (8, 218, 99, "?q=coffee&where=seats=33&selected=0"),
+                    (12, 3493, 1587, "?category=coffee%20shop&properties=seats,phone,address"),
+                ] as [(Int, Int, Int, String)] {
+                    let uri = "/lists/seoul/tiles/\(z)/\(x)/\(y).mvt" + query
                     let onPostgres = try await clients[0].execute(uri: uri, method: .get)
                     let onSQLite = try await clients[1].execute(uri: uri, method: .get)
                     #expect(onPostgres.status == onSQLite.status, "\(uri)")
