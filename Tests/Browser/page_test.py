@@ -90,7 +90,18 @@ def check_basemap(driver):
         "let land = 0; for (let i = 0; i < d.length; i += 4) if (Math.abs(d[i] - arguments[0]) + Math.abs(d[i + 1] - arguments[1])"
         " + Math.abs(d[i + 2] - arguments[2]) <= 6) land++; return land / (d.length / 4)", *LAND)
     assert share > 0.3, f"land covers {share:.0%} of the canvas"
-    print(f"page: basemap drawn ({len(names)} features), land on {share:.0%} of the canvas, Seoul at {seoul}")
+    # The locator inset, 2^7 times farther out: the Korean peninsula, so
+    # sea and land both, their border the coastline.
+    inset = driver.execute_script("return carouselPage.inset")
+    colours = driver.execute_script(
+        "const d = document.getElementById('map').getContext('2d').getImageData(...arguments).data, seen = {};"
+        "for (let i = 0; i < d.length; i += 4) { const k = d[i] + ',' + d[i + 1] + ',' + d[i + 2]; seen[k] = (seen[k] || 0) + 1; }"
+        "return seen", inset["x"], inset["y"], inset["width"], inset["height"])
+    area = inset["width"] * inset["height"]
+    land, sea = colours.get(",".join(map(str, LAND)), 0) / area, colours.get(",".join(map(str, SEA)), 0) / area
+    assert land > 0.1 and sea > 0.1, f"the inset shows land ({land:.0%}) and sea ({sea:.0%})"
+    print(f"page: basemap drawn ({len(names)} features), land on {share:.0%} of the canvas, Seoul at {seoul}; "
+          f"inset {land:.0%} land, {sea:.0%} sea")
 
 
 def check_korean(driver):
@@ -219,6 +230,8 @@ def main(url, screenshot):
         # The screenshot: the list again, a store selected, past the debounce.
         wait(driver, "carouselPage.state.markers && carouselPage.state.markers.some(m => m.type === 'store' && "
                      "m.index === carouselPage.state.selected)", "the selected store's marker")
+        wait(driver, f"Math.abs(carouselPage.state.offset - Math.round(carouselPage.state.offset / {PAGE}) * {PAGE}) < 1 && "
+                     f"Math.round(carouselPage.state.offset / {PAGE}) === carouselPage.state.selected", "the cards to rest on it")
         driver.execute_script("window.scrollTo(0, 0)")
         driver.save_screenshot(screenshot)
         print(f"page: screenshot {screenshot}")

@@ -22,7 +22,7 @@ const DECELERATION = 0.99;                                           // UIKit's 
 
 const state = {
   list: null, count: 0, stores: [], listStores: [], results: false, markers: null, offset: 0, selected: null, camera: null,
-  messages: 0, socket: null, animation: null, basemap: [],
+  messages: 0, socket: null, animation: null, basemap: [], inset: [],
 };
 window.carouselState = state;
 
@@ -176,11 +176,12 @@ async function getTile(url) {
   return mvt(new Uint8Array(await response.arrayBuffer()));
 }
 
-// The tiles at zoom z that the canvas's box touches, clamped to the grid.
-function tilesOfView(z) {
-  const n = 2 ** z, k = n / TILE, clamp = (v) => Math.max(0, Math.min(n - 1, v));
-  const x0 = clamp(Math.floor(view.minX * k)), x1 = clamp(Math.floor((view.minX + canvas.width / view.scale) * k));
-  const y0 = clamp(Math.floor(view.minY * k)), y1 = clamp(Math.floor((view.minY + canvas.height / view.scale) * k));
+// The tiles at zoom z that a view's box touches (the canvas's, or the
+// inset's), clamped to the grid.
+function tilesOfView(z, v = { ...view, width: canvas.width, height: canvas.height }) {
+  const n = 2 ** z, k = n / TILE, clamp = (c) => Math.max(0, Math.min(n - 1, c));
+  const x0 = clamp(Math.floor(v.minX * k)), x1 = clamp(Math.floor((v.minX + v.width / v.scale) * k));
+  const y0 = clamp(Math.floor(v.minY * k)), y1 = clamp(Math.floor((v.minY + v.height / v.scale) * k));
   const tiles = [];
   for (let y = y0; y <= y1; y++) for (let x = x0; x <= x1; x++) tiles.push({ z, x, y });
   return tiles;
@@ -231,18 +232,31 @@ async function fetchMarkers() {
   drawMap();
 }
 
-// The basemap's tiles for the canvas's box, at the overview's zoom up to
-// the basemap's deepest (a zoom-4 tile drawn scaled up past it). It never
-// changes while the server runs: each tile is fetched once.
+// The locator in the canvas's top-left corner: the basemap 2^7 times
+// farther out around the canvas's centre, so that a city-sized list still
+// shows where it is (coasts, borders, the country's name); at the
+// overview's own zoom, 1:110m data is one land colour.
+const INSET = { x: 8, y: 8, width: 216, height: 150, zoomOut: 7 };
+function insetView() {
+  const scale = view.scale / 2 ** INSET.zoomOut;
+  const cx = view.minX + canvas.width / view.scale / 2, cy = view.minY + canvas.height / view.scale / 2;
+  return { scale, minX: cx - INSET.width / 2 / scale, minY: cy - INSET.height / 2 / scale, width: INSET.width, height: INSET.height };
+}
+
+// The basemap's tiles for the canvas's box and the inset's, each at its
+// zoom up to the basemap's deepest (a zoom-4 tile drawn scaled up past
+// it). The basemap never changes while the server runs: each tile is
+// fetched once.
 const basemapTiles = new Map();
+const basemapZoom = (scale) => Math.max(0, Math.min(BASEMAP_MAX_ZOOM, Math.floor(Math.log2(scale))));
 async function fetchBasemap() {
-  const z = Math.max(0, Math.min(BASEMAP_MAX_ZOOM, Math.floor(overviewZoom())));
-  const tiles = tilesOfView(z);
-  await Promise.all(tiles.map(async (t) => {
+  const main = tilesOfView(basemapZoom(view.scale)), inset = insetView(), around = tilesOfView(basemapZoom(inset.scale), inset);
+  const load = (t) => {
     const key = `${t.z}/${t.x}/${t.y}`;
-    if (!basemapTiles.has(key)) basemapTiles.set(key, { t, layers: await getTile(`/basemap/${key}.mvt`) });
-  }));
-  state.basemap = tiles.map((t) => basemapTiles.get(`${t.z}/${t.x}/${t.y}`));
+    if (!basemapTiles.has(key)) basemapTiles.set(key, getTile(`/basemap/${key}.mvt`).then((layers) => ({ t, layers })));
+    return basemapTiles.get(key);
+  };
+  [state.basemap, state.inset] = await Promise.all([Promise.all(main.map(load)), Promise.all(around.map(load))]);
   document.body.dataset.basemap = state.basemap.length;
   drawMap();
 }
@@ -250,14 +264,17 @@ async function fetchBasemap() {
 // Land as the countries' polygons, their outlines the coastlines and
 // borders, each tile clipped to its square (its buffer's edges would
 // otherwise show as lines); then the labels of the places layer, each
-// drawn by the tile whose interior holds it.
-function drawBasemap() {
-  ctx.fillStyle = SEA; ctx.fillRect(0, 0, canvas.width, canvas.height);
+// drawn by the tile whose interior holds it. `v` maps zoom-0 points to
+// the canvas (the overview's view, or the inset's), `box` is where.
+function drawBasemap(tiles, v, box, small) {
+  ctx.save();
+  ctx.beginPath(); ctx.rect(box.x, box.y, box.width, box.height); ctx.clip();
+  ctx.fillStyle = SEA; ctx.fillRect(box.x, box.y, box.width, box.height);
   const frame = (t, extent) => {
-    const k = TILE / 2 ** t.z * view.scale;
-    return { x: (t.x * TILE / 2 ** t.z - view.minX) * view.scale, y: (t.y * TILE / 2 ** t.z - view.minY) * view.scale, size: k, unit: k / extent };
+    const size = TILE / 2 ** t.z * v.scale;
+    return { x: box.x + (t.x * TILE / 2 ** t.z - v.minX) * v.scale, y: box.y + (t.y * TILE / 2 ** t.z - v.minY) * v.scale, size, unit: size / extent };
   };
-  for (const { t, layers } of state.basemap) {
+  for (const { t, layers } of tiles) {
     const countries = layers.countries;
     if (!countries) continue;
     const f = frame(t, countries.extent), land = new Path2D();
@@ -274,7 +291,7 @@ function drawBasemap() {
     ctx.restore();
   }
   ctx.textAlign = "center"; ctx.textBaseline = "middle";
-  for (const { t, layers } of state.basemap) {
+  for (const { t, layers } of tiles) {
     const places = layers.places;
     if (!places) continue;
     const f = frame(t, places.extent);
@@ -283,15 +300,27 @@ function drawBasemap() {
       if (x < 0 || x >= places.extent || y < 0 || y >= places.extent) continue;
       const q = { x: f.x + x * f.unit, y: f.y + y * f.unit };
       if (place.properties.kind === "country") {
-        ctx.font = "600 13px system-ui"; ctx.fillStyle = "#8a8275";
+        ctx.font = `600 ${small ? 10 : 13}px system-ui`; ctx.fillStyle = "#8a8275";
         ctx.fillText(String(place.properties.name).toUpperCase(), q.x, q.y);
       } else {
-        ctx.fillStyle = "#6b6459"; ctx.beginPath(); ctx.arc(q.x, q.y, 3, 0, 2 * Math.PI); ctx.fill();
-        ctx.font = "12px system-ui"; ctx.fillText(place.properties.name, q.x, q.y - 11);
+        ctx.fillStyle = "#6b6459"; ctx.beginPath(); ctx.arc(q.x, q.y, small ? 2 : 3, 0, 2 * Math.PI); ctx.fill();
+        ctx.font = `${small ? 10 : 12}px system-ui`; ctx.fillText(place.properties.name, q.x, q.y - (small ? 8 : 11));
       }
     }
   }
   ctx.textAlign = "start"; ctx.textBaseline = "alphabetic";
+  ctx.restore();
+}
+
+// The inset: the basemap around, the canvas's box on it, a frame.
+function drawInset() {
+  if (!state.inset.length) return;
+  const v = insetView();
+  drawBasemap(state.inset, v, INSET, true);
+  const w = canvas.width / view.scale * v.scale, h = canvas.height / view.scale * v.scale;
+  ctx.strokeStyle = "#e63946"; ctx.lineWidth = 1.5;
+  ctx.strokeRect(INSET.x + (INSET.width - w) / 2, INSET.y + (INSET.height - h) / 2, w, h);
+  ctx.strokeStyle = "#1d3557"; ctx.lineWidth = 1; ctx.strokeRect(INSET.x + 0.5, INSET.y + 0.5, INSET.width - 1, INSET.height - 1);
 }
 
 function drawMarkers() {
@@ -319,8 +348,9 @@ function drawMarkers() {
 }
 
 function drawMap() {
-  drawBasemap();
+  drawBasemap(state.basemap, view, { x: 0, y: 0, width: canvas.width, height: canvas.height }, false);
   drawMarkers();
+  drawInset();
   if (state.camera) {
     // The camera's view: MAP_W × MAP_H points at its zoom, around its centre.
     const c = toScreen(project(state.camera.latitude, state.camera.longitude));
@@ -532,7 +562,7 @@ async function start() {
 
 // For the browser test: where a store is drawn, and the tile decoder.
 window.carouselPage = {
-  state, overviewZoom, mvt,
+  state, overviewZoom, mvt, inset: INSET,
   markerPoint: (i) => toScreen(state.stores[i].p),
   pointOf: (latitude, longitude) => toScreen(project(latitude, longitude)),
 };
