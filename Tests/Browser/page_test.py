@@ -12,6 +12,7 @@ import json
 import re
 import sys
 import time
+import urllib.request
 from urllib.parse import urlsplit
 
 from selenium import webdriver
@@ -66,8 +67,27 @@ def check_markers(driver, selected):
     # or nearly (the camera's 8 % tint may lie over it).
     assert all(abs(a - b) <= 16 for a, b in zip(drawn, CLUSTER_BLUE)), \
         f"cluster of {big['count']} drawn at {x},{y + 8}: {drawn}"
+    # The markers decoded from the tiles are the clusters endpoint's at
+    # the tiles' zoom (asked from here, not the page: the page asks tiles
+    # only): the same clusters by id with the same counts, the same stores
+    # by list position, each where the endpoint puts it to within the
+    # tile's grid (1/4096 of a tile).
+    zoom = int(driver.execute_script("return Math.floor(carouselPage.overviewZoom())"))
+    origin = driver.execute_script("return location.origin")
+    with urllib.request.urlopen(f"{origin}/lists/seoul/clusters?zoom={zoom}&south=-85&west=-180&north=85&east=180"
+                                f"&selected={selected}") as response:
+        expected = json.load(response)
+    key = lambda m: (m["type"], m["id"] if m["type"] == "cluster" else m["index"])
+    drawn = {key(m): m for m in markers}
+    assert sorted(drawn) == sorted(key(m) for m in expected), (sorted(drawn), sorted(key(m) for m in expected))
+    grid = 360 / 2 ** zoom / 4096
+    for m in expected:
+        d = drawn[key(m)]
+        assert d.get("count", 1) == m.get("count", 1), (d, m)
+        assert abs(d["latitude"] - m["latitude"]) <= grid and abs(d["longitude"] - m["longitude"]) <= grid, (d, m)
     print(f"page: {len(clusters)} clusters and {len(markers) - len(clusters)} stores at zoom "
-          f"{driver.execute_script('return carouselPage.overviewZoom()'):.2f}, store {selected} on its own")
+          f"{driver.execute_script('return carouselPage.overviewZoom()'):.2f}, store {selected} on its own, "
+          f"as /clusters gives them at zoom {zoom}")
 
 
 def check_basemap(driver):
