@@ -10,6 +10,11 @@
 // warns that it is an extension there.
 #pragma clang diagnostic ignored "-Wc23-extensions"
 
+// A compiler without #embed would stop at it with a less telling error.
+#if !defined(__has_embed)
+#error "BasemapTiles needs C23's #embed: clang 19 or later (the Swift 6 toolchains' clang has it)"
+#endif
+
 static const unsigned char basemap_mbtiles[] = {
 #embed "basemap.mbtiles"
 };
