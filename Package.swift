@@ -191,7 +191,7 @@ let package = Package(
         ),
         // The page's basemap (scripts/make-basemap), its bytes compiled in by
         // C23's #embed: `.embedInCode` of the 300 KB file is a Swift array
-        // literal that took 390 s and 2.2 GB to compile in debug.
+        // literal that took 105 s of CPU and 2.2 GB to compile in debug.
         .target(name: "BasemapTiles", exclude: ["basemap.mbtiles", "README.md"]),
         // The catalog as map sync's store directory: apart from both, so that
         // MapSync never links SQLite and StoreCatalog never knows map sync.
