@@ -15,6 +15,7 @@ import PackageDescription
 //   MapSync        — the view model: focus stream → camera + marker (engine + observables + camera)
 //   CarouselJSON   — the JSON documents the CLI and the server both print
 //   CarouselServer — `carousel serve`: HTTP + WebSocket on Hummingbird 2
+//   BasemapTiles   — the page's basemap (Natural Earth, MBTiles) compiled in, C (internal)
 //   MapSyncCatalog — a catalog list as the view model's store directory (catalog + map sync)
 //   OpeningHours   — OpenStreetMap `opening_hours` expressions: open at an instant in a store's zone, pure
 //   carousel       — the thin CLI over all of them
@@ -194,9 +195,15 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                // The basemap's MBTiles file is an SQLite database.
+                "BasemapTiles", .product(name: "GRDB", package: "GRDB.swift"),
             ],
             resources: [.embedInCode("Page")]
         ),
+        // The page's basemap (scripts/make-basemap), its bytes compiled in by
+        // C23's #embed: `.embedInCode` of the 300 KB file is a Swift array
+        // literal that took 105 s of CPU and 2.2 GB to compile in debug.
+        .target(name: "BasemapTiles", exclude: ["basemap.mbtiles", "README.md"]),
         // The catalog as map sync's store directory: apart from both, so that
         // MapSync never links SQLite and StoreCatalog never knows map sync.
         .target(name: "MapSyncCatalog", dependencies: ["StoreCatalog", "MapSync"]),

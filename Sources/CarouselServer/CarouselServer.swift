@@ -145,6 +145,7 @@ public struct CarouselServer: Sendable {
         router.middlewares.add(
             CachingMiddleware(version: catalogVersion, maxAge: options.cacheMaxAge, privately: options.requireTokenForReads))
         PageRoutes().register(on: router)
+        BasemapRoutes().register(on: router)
         HealthRoutes(reader: reader, metrics: metrics, sessions: sessions, version: catalogVersion).register(on: router)
         CatalogRoutes(reader: reader, nearestAnswers: nearestAnswers, limits: limits).register(on: router)
         SearchRoute(reader: reader, limits: limits).register(on: router)

@@ -1,12 +1,19 @@
 """The page of `carousel serve` in a real browser (headless Chromium through
-Selenium): load `/`, drag the carousel one card on, and check that the
-selected marker and the drawn camera follow; click a marker and check that
-the cards scroll to it. Saves a screenshot.
+Selenium): load `/`, check that the map is drawn from the server's vector
+tiles (the basemap's land, the list's clusters and selected store) and the
+cards' Korean text is rendered; drag the carousel one card on, and check
+that the selected marker and the drawn camera follow; click a marker and
+check that the cards scroll to it; check that no request left the server's
+origin. Saves a screenshot.
 
     python3 Tests/Browser/page_test.py URL SCREENSHOT.png
 """
+import json
+import re
 import sys
 import time
+import urllib.request
+from urllib.parse import urlsplit
 
 from selenium import webdriver
 from selenium.webdriver.common.action_chains import ActionChains
@@ -35,6 +42,9 @@ def pixel(driver, x, y):
 
 
 CLUSTER_BLUE = (69, 123, 157)
+LAND = (241, 239, 228)   # the basemap's country fill
+SEA = (219, 231, 240)
+HANGUL = re.compile("[\uac00-\ud7a3]")
 
 
 def check_markers(driver, selected):
@@ -57,8 +67,102 @@ def check_markers(driver, selected):
     # or nearly (the camera's 8 % tint may lie over it).
     assert all(abs(a - b) <= 16 for a, b in zip(drawn, CLUSTER_BLUE)), \
         f"cluster of {big['count']} drawn at {x},{y + 8}: {drawn}"
+    # The markers decoded from the tiles are the clusters endpoint's at
+    # the tiles' zoom (asked from here, not the page: the page asks tiles
+    # only): the same clusters by id with the same counts, the same stores
+    # by list position, each where the endpoint puts it to within the
+    # tile's grid (1/4096 of a tile).
+    zoom = int(driver.execute_script("return Math.floor(carouselPage.overviewZoom())"))
+    origin = driver.execute_script("return location.origin")
+    with urllib.request.urlopen(f"{origin}/lists/seoul/clusters?zoom={zoom}&south=-85&west=-180&north=85&east=180"
+                                f"&selected={selected}") as response:
+        expected = json.load(response)
+    key = lambda m: (m["type"], m["id"] if m["type"] == "cluster" else m["index"])
+    drawn = {key(m): m for m in markers}
+    assert sorted(drawn) == sorted(key(m) for m in expected), (sorted(drawn), sorted(key(m) for m in expected))
+    grid = 360 / 2 ** zoom / 4096
+    for m in expected:
+        d = drawn[key(m)]
+        assert d.get("count", 1) == m.get("count", 1), (d, m)
+        assert abs(d["latitude"] - m["latitude"]) <= grid and abs(d["longitude"] - m["longitude"]) <= grid, (d, m)
     print(f"page: {len(clusters)} clusters and {len(markers) - len(clusters)} stores at zoom "
-          f"{driver.execute_script('return carouselPage.overviewZoom()'):.2f}, store {selected} on its own")
+          f"{driver.execute_script('return carouselPage.overviewZoom()'):.2f}, store {selected} on its own, "
+          f"as /clusters gives them at zoom {zoom}")
+
+
+def check_basemap(driver):
+    """The basemap's tiles decoded and drawn: South Korea's polygon and
+    Seoul's label in them, Seoul's point on the canvas land-coloured (a
+    pixel beside its label's dot), and land over much of the canvas."""
+    wait(driver, "document.body.dataset.basemap > 0", "the basemap's tiles")
+    names = driver.execute_script(
+        "return carouselPage.state.basemap.flatMap(({layers}) => Object.values(layers).flatMap("
+        "l => l.features.map(f => l.name + ' ' + f.properties.name)))")
+    assert "countries South Korea" in names and "places Seoul" in names, names
+    seoul = driver.execute_script(
+        "const p = carouselPage.pointOf(37.5683, 126.9978); return [Math.round(p.x), Math.round(p.y)]")
+    # 8 px right of the dot (radius 3), below the label (drawn 11 px above).
+    x, y = seoul[0] + 8, seoul[1] + 4
+    drawn = pixel(driver, x, y)
+    assert all(abs(a - b) <= 4 for a, b in zip(drawn, LAND)), f"Seoul, South Korea, is land at {x},{y}: {drawn}"
+    share = driver.execute_script(
+        "const c = document.getElementById('map'), d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;"
+        "let land = 0; for (let i = 0; i < d.length; i += 4) if (Math.abs(d[i] - arguments[0]) + Math.abs(d[i + 1] - arguments[1])"
+        " + Math.abs(d[i + 2] - arguments[2]) <= 6) land++; return land / (d.length / 4)", *LAND)
+    assert share > 0.3, f"land covers {share:.0%} of the canvas"
+    # The locator inset, 2^7 times farther out: the Korean peninsula, so
+    # sea and land both, their border the coastline.
+    inset = driver.execute_script("return carouselPage.inset")
+    colours = driver.execute_script(
+        "const d = document.getElementById('map').getContext('2d').getImageData(...arguments).data, seen = {};"
+        "for (let i = 0; i < d.length; i += 4) { const k = d[i] + ',' + d[i + 1] + ',' + d[i + 2]; seen[k] = (seen[k] || 0) + 1; }"
+        "return seen", inset["x"], inset["y"], inset["width"], inset["height"])
+    area = inset["width"] * inset["height"]
+    land, sea = colours.get(",".join(map(str, LAND)), 0) / area, colours.get(",".join(map(str, SEA)), 0) / area
+    assert land > 0.1 and sea > 0.1, f"the inset shows land ({land:.0%}) and sea ({sea:.0%})"
+    print(f"page: basemap drawn ({len(names)} features), land on {share:.0%} of the canvas, Seoul at {seoul}; "
+          f"inset {land:.0%} land, {sea:.0%} sea")
+
+
+def check_korean(driver):
+    """A card's Korean address is in the DOM and drawn with real glyphs:
+    without a Hangul font Chromium draws every syllable as the same
+    .notdef box, so two different words of the same length would look
+    alike, and alike a run of private-use characters."""
+    text = driver.execute_script("return document.querySelector('.card .where').textContent")
+    assert HANGUL.search(text), f"a card shows a Korean address: {text!r}"
+    word = HANGUL.findall(text)
+    rendered = driver.execute_script(
+        "const font = getComputedStyle(document.querySelector('.card .where')).font;"
+        "const ink = (s) => { const c = document.createElement('canvas'); c.width = 200; c.height = 40;"
+        " const g = c.getContext('2d'); g.font = font; g.fillText(s, 4, 28); return c.toDataURL(); };"
+        "return [ink('강남') !== ink('서울'), ink('강남') !== ink('\ue000\ue001'), ink('강남') !== ink('')]")
+    assert all(rendered), f"Hangul rendered with a font that has it (강남 ≠ 서울, ≠ tofu, not blank): {rendered}"
+    print(f"page: Korean text rendered ({''.join(word[:4])}…)")
+
+
+def check_requests(driver, origin):
+    """Every request the page made (documents, scripts, fetches, fonts, the
+    WebSocket) went to the server it came from: Chromium's network log,
+    and the page's own resource timing list as a second witness. The map's
+    data came from tiles: the basemap's and the list's."""
+    urls = []
+    for entry in driver.get_log("performance"):
+        message = json.loads(entry["message"])["message"]
+        if message["method"] == "Network.requestWillBeSent":
+            urls.append(message["params"]["request"]["url"])
+        elif message["method"] == "Network.webSocketCreated":
+            urls.append(message["params"]["url"])
+    urls += driver.execute_script("return performance.getEntriesByType('resource').map(e => e.name)")
+    host = urlsplit(origin).netloc
+    away = [u for u in urls if not (urlsplit(u).scheme in ("http", "ws") and urlsplit(u).netloc == host)
+            and not u.startswith("data:")]
+    assert not away, f"requests that left {origin}: {away[:5]}"
+    assert any("/basemap/" in u for u in urls), "the basemap's tiles were requested"
+    assert any("/lists/seoul/tiles/" in u and "selected=" in u for u in urls), "the list's tiles were requested with the selection"
+    assert not any("/clusters" in u for u in urls), "the markers come from tiles, not the clusters endpoint"
+    assert any(u.startswith("ws://") for u in urls), "the network log saw the session's WebSocket"
+    print(f"page: {len(urls)} requests, all to {origin}")
 
 
 def main(url, screenshot):
@@ -66,6 +170,8 @@ def main(url, screenshot):
     for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1280,900", "--disable-dev-shm-usage"]:
         options.add_argument(argument)
     options.binary_location = "/usr/bin/chromium"
+    # Chromium's network log: every request, WebSocket included.
+    options.set_capability("goog:loggingPrefs", {"performance": "ALL"})
     driver = webdriver.Chrome(options=options, service=Service("/usr/bin/chromedriver"))
     try:
         driver.get(url)
@@ -73,6 +179,8 @@ def main(url, screenshot):
         wait(driver, "document.body.dataset.selected === '0'", "the initial marker")
         assert driver.execute_script("return carouselPage.state.camera.index") == 0
         check_markers(driver, selected=0)
+        check_basemap(driver)
+        check_korean(driver)
 
         # Drag the cards one page on, as a finger would: left by 200 px.
         carousel = driver.find_element(By.ID, "carousel")
@@ -138,6 +246,12 @@ def main(url, screenshot):
         driver.find_element(By.ID, "clear").click()
         wait(driver, f"carouselPage.state.count === {listed} && document.body.dataset.results === ''", "the whole list")
         print("page: search this area, then the whole list again")
+        check_requests(driver, url)
+        # The screenshot: the list again, a store selected, past the debounce.
+        wait(driver, "carouselPage.state.markers && carouselPage.state.markers.some(m => m.type === 'store' && "
+                     "m.index === carouselPage.state.selected)", "the selected store's marker")
+        wait(driver, f"Math.abs(carouselPage.state.offset - Math.round(carouselPage.state.offset / {PAGE}) * {PAGE}) < 1 && "
+                     f"Math.round(carouselPage.state.offset / {PAGE}) === carouselPage.state.selected", "the cards to rest on it")
         driver.execute_script("window.scrollTo(0, 0)")
         driver.save_screenshot(screenshot)
         print(f"page: screenshot {screenshot}")

@@ -27,47 +27,68 @@ public struct VectorTileReader {
         return Dictionary(uniqueKeysWithValues: stride(from: 0, to: tags.count - 1, by: 2).map { (keys[Int(tags[$0])], values[Int(tags[$0 + 1])]) })
     }
 
-    public init(_ bytes: [UInt8]) {
+    /// The names of a tile's layers, in order.
+    public static func layerNames(_ bytes: [UInt8]) -> [String] {
+        var tile = Fields(bytes[...]), names: [String] = []
+        while let (field, _, layerBytes, _) = tile.next() {
+            guard field == 3 else { continue }
+            names.append(VectorTileReader(layer: layerBytes).name)
+        }
+        return names
+    }
+
+    /// The layer named `layer` of a tile (empty when it has none), or its
+    /// first layer when `layer` is nil.
+    public init(_ bytes: [UInt8], layer wanted: String? = nil) {
         var tile = Fields(bytes[...])
         while let (field, _, layerBytes, _) = tile.next() {
             guard field == 3 else { continue }
-            var layer = Fields(layerBytes)
-            while let (field, value, payload, _) = layer.next() {
-                switch field {
-                case 15: version = value
-                case 1: name = String(decoding: payload, as: UTF8.self)
-                case 5: extent = value
-                case 3: keys.append(String(decoding: payload, as: UTF8.self))
-                case 4:
-                    var fields = Fields(payload)
-                    while let (kind, number, text, fixed) = fields.next() {
-                        switch kind {
-                        case 1: values.append(.string(String(decoding: text, as: UTF8.self)))
-                        case 3: values.append(.double(Double(bitPattern: fixed)))
-                        case 5: values.append(.int(Int64(number)))
-                        case 6: values.append(.int(Int64(bitPattern: number >> 1) ^ -Int64(bitPattern: number & 1)))
-                        case 7: values.append(.bool(number != 0))
-                        default: break
-                        }
+            let layer = VectorTileReader(layer: layerBytes)
+            if layer.name == (wanted ?? layer.name) {
+                self = layer
+                return
+            }
+        }
+    }
+
+    /// One layer's message.
+    init(layer layerBytes: ArraySlice<UInt8>) {
+        var layer = Fields(layerBytes)
+        while let (field, value, payload, _) = layer.next() {
+            switch field {
+            case 15: version = value
+            case 1: name = String(decoding: payload, as: UTF8.self)
+            case 5: extent = value
+            case 3: keys.append(String(decoding: payload, as: UTF8.self))
+            case 4:
+                var fields = Fields(payload)
+                while let (kind, number, text, fixed) = fields.next() {
+                    switch kind {
+                    case 1: values.append(.string(String(decoding: text, as: UTF8.self)))
+                    case 3: values.append(.double(Double(bitPattern: fixed)))
+                    case 5: values.append(.int(Int64(number)))
+                    case 6: values.append(.int(Int64(bitPattern: number >> 1) ^ -Int64(bitPattern: number & 1)))
+                    case 7: values.append(.bool(number != 0))
+                    default: break
                     }
-                case 2:
-                    var feature = Feature()
-                    var fields = Fields(payload)
-                    while let (kind, number, packed, _) = fields.next() {
-                        switch kind {
-                        case 1: feature.id = number
-                        case 2: feature.tags = Fields.varints(packed)
-                        case 4:
-                            let geometry = Fields.varints(packed)
-                            let unzig = { (v: UInt64) in Int(Int64(bitPattern: v >> 1) ^ -Int64(bitPattern: v & 1)) }
-                            feature.x = unzig(geometry[1])
-                            feature.y = unzig(geometry[2])
-                        default: break
-                        }
-                    }
-                    features.append(feature)
-                default: break
                 }
+            case 2:
+                var feature = Feature()
+                var fields = Fields(payload)
+                while let (kind, number, packed, _) = fields.next() {
+                    switch kind {
+                    case 1: feature.id = number
+                    case 2: feature.tags = Fields.varints(packed)
+                    case 4:
+                        let geometry = Fields.varints(packed)
+                        let unzig = { (v: UInt64) in Int(Int64(bitPattern: v >> 1) ^ -Int64(bitPattern: v & 1)) }
+                        feature.x = unzig(geometry[1])
+                        feature.y = unzig(geometry[2])
+                    default: break
+                    }
+                }
+                features.append(feature)
+            default: break
             }
         }
     }

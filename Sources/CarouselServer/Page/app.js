@@ -6,17 +6,23 @@
 // A search (the box, or "search this area" for what the phone's map
 // shows) asks the session for a query: the cards and the markers become
 // its results until "whole list".
+// The map is drawn from vector tiles the server serves: the basemap
+// (Natural Earth's countries and capitals, /basemap/{z}/{x}/{y}.mvt) and
+// the list's clustered markers (/lists/{name}/tiles/{z}/{x}/{y}.mvt),
+// decoded here (mvt below); every request goes to the page's own server.
 "use strict";
 
 const W = 390, ITEM = 300, SPACING = 12, PAGE = ITEM + SPACING;   // groupPagingCentered: one card, neighbours peek
 const LEAD = (W - ITEM) / 2;                                         // centre alignment's leading inset
 const MAP_W = 390, MAP_H = 844, INSETS = { top: 0, left: 0, bottom: 170, right: 0 };  // the phone's map under the cards
 const ZOOM = 13, TILE = 256, MAX_MARKERS = 5000;
+const BASEMAP_MAX_ZOOM = 4;                                          // the server's basemap has zooms 0–4; deeper, its zoom-4 tile scaled up
+const SEA = "#dbe7f0", LAND = "#f1efe4", BORDER = "#a39e93";
 const DECELERATION = 0.99;                                           // UIKit's .fast, per ms
 
 const state = {
   list: null, count: 0, stores: [], listStores: [], results: false, markers: null, offset: 0, selected: null, camera: null,
-  messages: 0, socket: null, animation: null,
+  messages: 0, socket: null, animation: null, basemap: [], inset: [],
 };
 window.carouselState = state;
 
@@ -54,27 +60,267 @@ const toScreen = (p) => ({ x: (p.x - view.minX) * view.scale, y: (p.y - view.min
 // ones a map at this scale would show.
 const overviewZoom = () => Math.max(0, Math.min(24, Math.log2(view.scale)));
 
-// The markers of the canvas's box at the overview zoom: clusters, and
-// stores on their own — the selected one always, never inside a cluster
-// (the server's clusters endpoint). Fetched again when the selection moves;
-// an answer that comes after a newer request's is dropped.
+// A Mapbox Vector Tile (specification 2.1) read from its protobuf bytes,
+// written from the specification and the protobuf wire format: the
+// page has no build step and no package registry, and a tile needs only
+// varints, lengths and a few fixed-size numbers. Returns its layers by
+// name: { extent, features: [{ id, type, properties, geometry }] }, a
+// geometry as rings (polygons, lines) or one-point parts (points) in
+// tile units, (0, 0) the tile's top-left corner.
+const mvt = (() => {
+  const utf8 = new TextDecoder();
+  class Reader {
+    constructor(bytes, start = 0, end = bytes.length) { this.bytes = bytes; this.pos = start; this.end = end; }
+    more() { return this.pos < this.end; }
+    // Arithmetic, not bitwise: ids and 64-bit values go past 2^32 (exact to 2^53).
+    varint() {
+      let value = 0, scale = 1, byte;
+      do { byte = this.bytes[this.pos++]; value += (byte & 0x7f) * scale; scale *= 128; } while (byte >= 0x80 && this.pos < this.end);
+      return value;
+    }
+    key() { const key = this.varint(); return [Math.floor(key / 8), key % 8]; }
+    sub() { const length = this.varint(), reader = new Reader(this.bytes, this.pos, this.pos + length); this.pos += length; return reader; }
+    string() { const r = this.sub(); return utf8.decode(this.bytes.subarray(r.pos, r.end)); }
+    fixed(size) { const at = this.pos; this.pos += size; return new DataView(this.bytes.buffer, this.bytes.byteOffset + at, size); }
+    // A repeated varint field, packed (wire type 2) or not.
+    varints(type, into) { if (type === 2) { const r = this.sub(); while (r.more()) into.push(r.varint()); } else into.push(this.varint()); }
+    skip(type) {
+      if (type === 0) this.varint(); else if (type === 1) this.pos += 8; else if (type === 2) this.sub(); else if (type === 5) this.pos += 4;
+      else throw new Error("vector tile: unknown wire type " + type);
+    }
+  }
+  const zigzag = (n) => (n % 2 === 1 ? -(n + 1) / 2 : n / 2);
+
+  function value(r) {   // Value: string 1, float 2, double 3, int64 4, uint64 5, sint64 6, bool 7
+    let v = null;
+    while (r.more()) {
+      const [field, type] = r.key();
+      if (field === 1) v = r.string();
+      else if (field === 2) v = r.fixed(4).getFloat32(0, true);
+      else if (field === 3) v = r.fixed(8).getFloat64(0, true);
+      else if (field === 4) { v = r.varint(); if (v >= 2 ** 63) v -= 2 ** 64; }   // two's complement
+      else if (field === 5) v = r.varint();
+      else if (field === 6) v = zigzag(r.varint());
+      else if (field === 7) v = r.varint() !== 0;
+      else r.skip(type);
+    }
+    return v;
+  }
+
+  // §4.3: commands MoveTo (1), LineTo (2), ClosePath (7), each with a
+  // count; parameters are zigzag deltas from the cursor.
+  function geometry(commands) {
+    const parts = [];
+    let x = 0, y = 0, part = null;
+    for (let i = 0; i < commands.length;) {
+      const command = commands[i] & 7, count = Math.floor(commands[i++] / 8);
+      if (command === 7) { if (part) part.closed = true; continue; }
+      for (let k = 0; k < count; k++) {
+        x += zigzag(commands[i++]); y += zigzag(commands[i++]);
+        if (command === 1) { part = [[x, y]]; parts.push(part); } else if (part) part.push([x, y]);
+      }
+    }
+    return parts;
+  }
+
+  function feature(r) {
+    const tags = [], commands = [], f = { id: null, type: 0, properties: {}, geometry: [] };
+    while (r.more()) {
+      const [field, type] = r.key();
+      if (field === 1) f.id = r.varint();
+      else if (field === 2) r.varints(type, tags);
+      else if (field === 3) f.type = r.varint();
+      else if (field === 4) r.varints(type, commands);
+      else r.skip(type);
+    }
+    f.tags = tags; f.commands = commands;
+    return f;
+  }
+
+  function layer(r) {
+    const l = { name: "", extent: 4096, features: [] }, keys = [], values = [];
+    while (r.more()) {
+      const [field, type] = r.key();
+      if (field === 1) l.name = r.string();
+      else if (field === 2) l.features.push(feature(r.sub()));
+      else if (field === 3) keys.push(r.string());
+      else if (field === 4) values.push(value(r.sub()));
+      else if (field === 5) l.extent = r.varint();
+      else r.skip(type);
+    }
+    // Keys and values come after the features in the message: resolve
+    // the tags once all are read.
+    for (const f of l.features) {
+      for (let i = 0; i + 1 < f.tags.length; i += 2) f.properties[keys[f.tags[i]]] = values[f.tags[i + 1]];
+      f.geometry = geometry(f.commands);
+      delete f.tags; delete f.commands;
+    }
+    return l;
+  }
+
+  return function decode(bytes) {
+    const layers = {}, r = new Reader(bytes);
+    while (r.more()) {
+      const [field, type] = r.key();
+      if (field === 3) { const l = layer(r.sub()); layers[l.name] = l; } else r.skip(type);
+    }
+    return layers;
+  };
+})();
+
+// A tile's layers, {} for a 204 (a tile with nothing in it).
+async function getTile(url) {
+  const response = await fetch(url);
+  if (response.status === 204) return {};
+  if (!response.ok) throw new Error(`${url}: ${response.status} ${response.statusText}`);
+  return mvt(new Uint8Array(await response.arrayBuffer()));
+}
+
+// The tiles at zoom z that a view's box touches (the canvas's, or the
+// inset's), clamped to the grid.
+function tilesOfView(z, v = { ...view, width: canvas.width, height: canvas.height }) {
+  const n = 2 ** z, k = n / TILE, clamp = (c) => Math.max(0, Math.min(n - 1, c));
+  const x0 = clamp(Math.floor(v.minX * k)), x1 = clamp(Math.floor((v.minX + v.width / v.scale) * k));
+  const y0 = clamp(Math.floor(v.minY * k)), y1 = clamp(Math.floor((v.minY + v.height / v.scale) * k));
+  const tiles = [];
+  for (let y = y0; y <= y1; y++) for (let x = x0; x <= x1; x++) tiles.push({ z, x, y });
+  return tiles;
+}
+
+// A point of tile t (in its layer's units) in zoom-0 points.
+const tilePoint = (t, extent, [x, y]) => ({ x: (t.x + x / extent) * TILE / 2 ** t.z, y: (t.y + y / extent) * TILE / 2 ** t.z });
+
+// The markers of the canvas's box, from the list's tiles at the overview's
+// whole zoom (supercluster's clusters change at whole zooms: the same
+// clusters the clusters endpoint gave at this fractional zoom): clusters,
+// and stores on their own — the selected one always, never inside a
+// cluster (`?selected=`). A tile carries the features of its buffer too,
+// so a marker near an edge comes in two tiles: it belongs to the tile
+// whose interior (0 ≤ x, y < extent) holds it, and it is counted once by
+// its feature id (a store's list position, a cluster's id). Fetched again
+// when the selection moves; an answer that comes after a newer request's
+// is dropped.
 let markersRequest = 0;
 async function fetchMarkers() {
   const request = ++markersRequest;
   // Results are few and drawn as they are; the clusters are the list's.
   if (state.results) { state.markers = null; drawMap(); return; }
-  const nw = unproject(view.minX, view.minY), se = unproject(view.minX + canvas.width / view.scale, view.minY + canvas.height / view.scale);
-  const box = {
-    south: Math.max(-90, se.lat), north: Math.min(90, nw.lat),
-    west: Math.max(-180, nw.lng), east: Math.min(180, se.lng),
-  };
-  const query = new URLSearchParams({ zoom: overviewZoom().toFixed(3), ...box });
-  if (state.selected != null) query.set("selected", state.selected);
-  const markers = await getJSON(`/lists/${encodeURIComponent(state.list)}/clusters?${query}`);
+  const z = Math.max(0, Math.min(22, Math.floor(overviewZoom())));
+  const query = state.selected != null ? `?selected=${state.selected}` : "";
+  const tiles = await Promise.all(tilesOfView(z).map(async (t) =>
+    ({ t, layers: await getTile(`/lists/${encodeURIComponent(state.list)}/tiles/${t.z}/${t.x}/${t.y}.mvt${query}`) })));
   if (request !== markersRequest) return;
-  state.markers = markers;
-  document.body.dataset.markers = markers.length;
+  const found = new Map();
+  for (const { t, layers } of tiles) {
+    const layer = layers.stores;
+    if (!layer) continue;
+    for (const f of layer.features) {
+      const [x, y] = f.geometry[0][0], inside = x >= 0 && x < layer.extent && y >= 0 && y < layer.extent;
+      const key = (f.properties.cluster ? "cluster " : "store ") + f.id, seen = found.get(key);
+      // The copy inside its own tile wins; one from a buffer only stands
+      // in for it if no tile's interior has it (a rounding at an edge).
+      if (seen && (seen.inside || !inside)) continue;
+      const point = tilePoint(t, layer.extent, [x, y]), { lat, lng } = unproject(point.x, point.y), p = f.properties;
+      const marker = p.cluster
+        ? { type: "cluster", id: p.cluster_id, count: p.point_count, expansionZoom: p.expansion_zoom, latitude: lat, longitude: lng }
+        : { type: "store", index: f.id, id: p.id, name: p.name, category: p.category ?? null, latitude: lat, longitude: lng };
+      found.set(key, { marker, inside });
+    }
+  }
+  state.markers = Array.from(found.values(), (v) => v.marker);
+  document.body.dataset.markers = state.markers.length;
   drawMap();
+}
+
+// The locator in the canvas's top-left corner: the basemap 2^7 times
+// farther out around the canvas's centre, so that a city-sized list still
+// shows where it is (coasts, borders, the country's name); at the
+// overview's own zoom, 1:110m data is one land colour.
+const INSET = { x: 8, y: 8, width: 216, height: 150, zoomOut: 7 };
+function insetView() {
+  const scale = view.scale / 2 ** INSET.zoomOut;
+  const cx = view.minX + canvas.width / view.scale / 2, cy = view.minY + canvas.height / view.scale / 2;
+  return { scale, minX: cx - INSET.width / 2 / scale, minY: cy - INSET.height / 2 / scale, width: INSET.width, height: INSET.height };
+}
+
+// The basemap's tiles for the canvas's box and the inset's, each at its
+// zoom up to the basemap's deepest (a zoom-4 tile drawn scaled up past
+// it). The basemap never changes while the server runs: each tile is
+// fetched once.
+const basemapTiles = new Map();
+const basemapZoom = (scale) => Math.max(0, Math.min(BASEMAP_MAX_ZOOM, Math.floor(Math.log2(scale))));
+async function fetchBasemap() {
+  const main = tilesOfView(basemapZoom(view.scale)), inset = insetView(), around = tilesOfView(basemapZoom(inset.scale), inset);
+  const load = (t) => {
+    const key = `${t.z}/${t.x}/${t.y}`;
+    if (!basemapTiles.has(key)) basemapTiles.set(key, getTile(`/basemap/${key}.mvt`).then((layers) => ({ t, layers })));
+    return basemapTiles.get(key);
+  };
+  [state.basemap, state.inset] = await Promise.all([Promise.all(main.map(load)), Promise.all(around.map(load))]);
+  document.body.dataset.basemap = state.basemap.length;
+  drawMap();
+}
+
+// Land as the countries' polygons, their outlines the coastlines and
+// borders, each tile clipped to its square (its buffer's edges would
+// otherwise show as lines); then the labels of the places layer, each
+// drawn by the tile whose interior holds it. `v` maps zoom-0 points to
+// the canvas (the overview's view, or the inset's), `box` is where.
+function drawBasemap(tiles, v, box, small) {
+  ctx.save();
+  ctx.beginPath(); ctx.rect(box.x, box.y, box.width, box.height); ctx.clip();
+  ctx.fillStyle = SEA; ctx.fillRect(box.x, box.y, box.width, box.height);
+  const frame = (t, extent) => {
+    const size = TILE / 2 ** t.z * v.scale;
+    return { x: box.x + (t.x * TILE / 2 ** t.z - v.minX) * v.scale, y: box.y + (t.y * TILE / 2 ** t.z - v.minY) * v.scale, size, unit: size / extent };
+  };
+  for (const { t, layers } of tiles) {
+    const countries = layers.countries;
+    if (!countries) continue;
+    const f = frame(t, countries.extent), land = new Path2D();
+    for (const feature of countries.features) {
+      for (const ring of feature.geometry) {
+        ring.forEach(([x, y], i) => (i ? land.lineTo : land.moveTo).call(land, f.x + x * f.unit, f.y + y * f.unit));
+        land.closePath();
+      }
+    }
+    ctx.save();
+    ctx.beginPath(); ctx.rect(f.x, f.y, f.size, f.size); ctx.clip();
+    ctx.fillStyle = LAND; ctx.fill(land);
+    ctx.strokeStyle = BORDER; ctx.lineWidth = 1; ctx.stroke(land);
+    ctx.restore();
+  }
+  ctx.textAlign = "center"; ctx.textBaseline = "middle";
+  for (const { t, layers } of tiles) {
+    const places = layers.places;
+    if (!places) continue;
+    const f = frame(t, places.extent);
+    for (const place of places.features) {
+      const [x, y] = place.geometry[0][0];
+      if (x < 0 || x >= places.extent || y < 0 || y >= places.extent) continue;
+      const q = { x: f.x + x * f.unit, y: f.y + y * f.unit };
+      if (place.properties.kind === "country") {
+        ctx.font = `600 ${small ? 10 : 13}px system-ui`; ctx.fillStyle = "#8a8275";
+        ctx.fillText(String(place.properties.name).toUpperCase(), q.x, q.y);
+      } else {
+        ctx.fillStyle = "#6b6459"; ctx.beginPath(); ctx.arc(q.x, q.y, small ? 2 : 3, 0, 2 * Math.PI); ctx.fill();
+        ctx.font = `${small ? 10 : 12}px system-ui`; ctx.fillText(place.properties.name, q.x, q.y - (small ? 8 : 11));
+      }
+    }
+  }
+  ctx.textAlign = "start"; ctx.textBaseline = "alphabetic";
+  ctx.restore();
+}
+
+// The inset: the basemap around, the canvas's box on it, a frame.
+function drawInset() {
+  if (!state.inset.length) return;
+  const v = insetView();
+  drawBasemap(state.inset, v, INSET, true);
+  const w = canvas.width / view.scale * v.scale, h = canvas.height / view.scale * v.scale;
+  ctx.strokeStyle = "#e63946"; ctx.lineWidth = 1.5;
+  ctx.strokeRect(INSET.x + (INSET.width - w) / 2, INSET.y + (INSET.height - h) / 2, w, h);
+  ctx.strokeStyle = "#1d3557"; ctx.lineWidth = 1; ctx.strokeRect(INSET.x + 0.5, INSET.y + 0.5, INSET.width - 1, INSET.height - 1);
 }
 
 function drawMarkers() {
@@ -87,21 +333,24 @@ function drawMarkers() {
   for (const m of state.markers) {
     const q = toScreen(project(m.latitude, m.longitude));
     if (m.type === "cluster") {
-      // Area grows with the count, as map styles draw cluster circles.
+      // Area grows with the count, as map styles draw cluster circles;
+      // opaque, so that the basemap under it does not tint it.
       const r = 9 + 3 * Math.log2(m.count);
-      ctx.fillStyle = "rgba(69,123,157,.85)"; ctx.strokeStyle = "#fff"; ctx.lineWidth = 2;
+      ctx.fillStyle = "rgb(69,123,157)"; ctx.strokeStyle = "#fff"; ctx.lineWidth = 2;
       ctx.beginPath(); ctx.arc(q.x, q.y, r, 0, 2 * Math.PI); ctx.fill(); ctx.stroke();
       ctx.fillStyle = "#fff"; ctx.fillText(String(m.count), q.x, q.y);
     } else {
-      ctx.fillStyle = "#457b9d"; ctx.fillRect(q.x - 3, q.y - 3, 6, 6);
+      ctx.fillStyle = "#457b9d"; ctx.strokeStyle = "#fff"; ctx.lineWidth = 1;
+      ctx.fillRect(q.x - 3, q.y - 3, 6, 6); ctx.strokeRect(q.x - 3.5, q.y - 3.5, 7, 7);
     }
   }
   ctx.textAlign = "start"; ctx.textBaseline = "alphabetic";
 }
 
 function drawMap() {
-  ctx.clearRect(0, 0, canvas.width, canvas.height);
+  drawBasemap(state.basemap, view, { x: 0, y: 0, width: canvas.width, height: canvas.height }, false);
   drawMarkers();
+  drawInset();
   if (state.camera) {
     // The camera's view: MAP_W × MAP_H points at its zoom, around its centre.
     const c = toScreen(project(state.camera.latitude, state.camera.longitude));
@@ -247,7 +496,7 @@ function showStores(stores, results) {
   cards.clear();
   document.getElementById("clear").disabled = !results;
   document.body.dataset.results = results ? stores.length : "";
-  drawCards(); fetchMarkers().catch((error) => log("clusters: " + error.message));
+  drawCards(); fetchMarkers().catch((error) => log("marker tiles: " + error.message));
 }
 
 document.getElementById("search").addEventListener("submit", (e) => { e.preventDefault(); search(false); });
@@ -266,7 +515,7 @@ function onMessage(event) {
   else if (m.type === "camera") { state.camera = m; document.body.dataset.cameraIndex = m.index; }
   else if (m.type === "marker") {
     state.selected = m.index; document.body.dataset.selected = m.index;
-    fetchMarkers().catch((error) => log("clusters: " + error.message));
+    fetchMarkers().catch((error) => log("marker tiles: " + error.message));
   }
   else if (m.type === "scroll") { animateTo(m.targetOffset); }
   drawMap();
@@ -298,7 +547,7 @@ async function start() {
   } while (cursor && state.stores.length < MAX_MARKERS);
   state.listStores = state.stores;
   fitView(); drawCards(); drawMap();
-  await fetchMarkers();
+  await Promise.all([fetchMarkers(), fetchBasemap()]);
 
   const socket = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/lists/${encodeURIComponent(list.name)}/session`);
   state.socket = socket;
@@ -311,9 +560,9 @@ async function start() {
   socket.onclose = () => { statusView.textContent = "session closed"; };
 }
 
-// For the browser test: where a store is drawn.
+// For the browser test: where a store is drawn, and the tile decoder.
 window.carouselPage = {
-  state, overviewZoom,
+  state, overviewZoom, mvt, inset: INSET,
   markerPoint: (i) => toScreen(state.stores[i].p),
   pointOf: (latitude, longitude) => toScreen(project(latitude, longitude)),
 };
