@@ -241,4 +241,21 @@ import VectorTiles
         #expect(TileRoutes.acceptsGzip("*") && TileRoutes.acceptsGzip("deflate, x-gzip") && !TileRoutes.acceptsGzip("identity"))
         #expect(!TileRoutes.acceptsGzip(nil) && !TileRoutes.acceptsGzip("*;q=0"))
     }
+
+    @Test func openNowCarriesNoTag() async throws {
+        let fixture = try ServerFixture()
+        try await fixture.application.test(.router) { client in
+            // Which stores are open changes with the clock, not the list's
+            // version: no tag, so no cache revalidates it as current.
+            for uri in ["/lists/seoul/tiles/0/0/0.mvt?openAt=now", "/stores/search?list=seoul&openAt=now"] {
+                let response = try await client.execute(uri: uri, method: .get)
+                #expect(response.status == .ok || response.status == .noContent, "\(uri)")
+                #expect(response.headers[.eTag] == nil, "\(uri)")
+                let tagged = try await client.execute(uri: uri, method: .get, headers: [.ifNoneMatch: "*"])
+                #expect(tagged.status != .notModified, "\(uri)")
+            }
+            let fixed = try await client.execute(uri: "/lists/seoul/tiles/0/0/0.mvt?openAt=2026-11-24T12:00:00%2B09:00", method: .get)
+            #expect(fixed.status == .noContent || fixed.headers[.eTag] != nil)
+        }
+    }
 }

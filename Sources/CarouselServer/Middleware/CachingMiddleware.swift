@@ -27,7 +27,7 @@ struct CachingMiddleware<Context: RequestContext>: RouterMiddleware {
     }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard request.method == .get || request.method == .head, Self.isCatalogData(request.uri.path),
+        guard request.method == .get || request.method == .head, Self.isCatalogData(request.uri.path), !Self.dependsOnTheClock(request),
             let tag = try await entityTag(for: request, context: context)
         else { return try await next(request, context) }
         var anyMatches = false
@@ -91,6 +91,14 @@ struct CachingMiddleware<Context: RequestContext>: RouterMiddleware {
 
     private func notModified(_ tag: String) -> Response {
         Response(status: .notModified, headers: [.eTag: tag, .cacheControl: cacheControl])
+    }
+
+    /// Whether the answer depends on the time of the request (`openAt=now`,
+    /// in a search or a tile): the list's version does not say when it
+    /// changes, so it carries no tag and is never answered 304.
+    static func dependsOnTheClock(_ request: Request) -> Bool {
+        guard let query = request.uri.query, query.contains("now") else { return false }
+        return request.uri.queryParameters.getAll("openAt").contains("now")
     }
 
     /// The tag of the gzipped representation of the answer tagged `tag`.
