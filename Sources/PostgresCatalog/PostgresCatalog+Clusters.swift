@@ -80,11 +80,7 @@ extension PostgresCatalog {
     ) async throws -> T {
         try Self.refuseNULName(list)
         return try await withConnection { connection in
-            guard
-                let (key, version, zone) = try await connection.query(
-                    "SELECT key, version, time_zone FROM lists WHERE name = \(list)", logger: logger
-                ).collect((Int64, Int64, String?).self).first
-            else { throw CatalogError.listNotFound(list) }
+            let (key, version, zone) = try await searchedList(list, connection)
             let held = "\(key)\u{1F}\(version)\u{1F}\(filter)\u{1F}\(options.storedDescription)"
             if let kept = filteredClusterIndexes.index(held) { return try await body(kept, key, connection) }
             let snapshot = try await searchSnapshot(key: key, version: version, zone: zone, connection)

@@ -20,11 +20,7 @@ extension PostgresCatalog {
         let list = search.list
         try Self.refuseNULName(list)
         return try await withConnection { connection in
-            guard
-                let (key, version, zone) = try await connection.query(
-                    "SELECT key, version, time_zone FROM lists WHERE name = \(list)", logger: logger
-                ).collect((Int64, Int64, String?).self).first
-            else { throw CatalogError.listNotFound(list) }
+            let (key, version, zone) = try await searchedList(list, connection)
             let snapshot = try await searchSnapshot(key: key, version: version, zone: zone, connection)
             // Ranking every store of the list: on the bulk lane.
             var run = try await WorkLane.bulk.run { SearchRun(search, over: snapshot) }
@@ -45,6 +41,17 @@ extension PostgresCatalog {
             }
             return run.page
         }
+    }
+
+    /// The key, version and time zone of list `name`: what its search
+    /// snapshot is read and held by.
+    func searchedList(_ name: String, _ connection: PostgresConnection) async throws -> (key: Int64, version: Int64, zone: String?) {
+        guard
+            let found = try await connection.query(
+                "SELECT key, version, time_zone FROM lists WHERE name = \(name)", logger: logger
+            ).collect((Int64, Int64, String?).self).first
+        else { throw CatalogError.listNotFound(name) }
+        return found
     }
 
     /// The search snapshot of the list of `key` at `version`: held, or
