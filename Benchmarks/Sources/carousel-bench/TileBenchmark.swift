@@ -83,7 +83,9 @@ struct TileBenchmark {
             try checkAgainstCLI(base: server.base, probes: probes[.nearStores]!)
             for mix in Mix.allCases {
                 for connections in Self.concurrencies {
-                    progress("tiles: wrk \(seconds) s on \(mix.label) at zooms \(Self.zooms), \(connections) connection(s), no If-None-Match")
+                    progress(
+                        "tiles: wrk \(seconds) s on \(mix.label) at zooms \(Self.zooms.lowerBound)–\(Self.zooms.upperBound), \(connections) connection(s), no If-None-Match"
+                    )
                     let run = try Wrk.run(
                         url: server.base, script: uncachedScript, scriptArguments: [files[mix]!.path, prefix],
                         seconds: seconds, connections: connections, samplingRSSOf: nil)
