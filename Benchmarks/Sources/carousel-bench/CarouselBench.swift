@@ -15,7 +15,7 @@ struct CarouselBench: ParsableCommand {
     )
 
     enum Benchmark: String, CaseIterable, ExpressibleByArgument {
-        case `import`, pipeline, queries, search, focus, export, clusters, scale, server
+        case `import`, pipeline, queries, search, focus, export, clusters, scale, server, tiles
     }
 
     @Option(help: "The carousel executable to measure: the one scripts/install installs.")
@@ -45,7 +45,7 @@ struct CarouselBench: ParsableCommand {
     @Option(help: "With the server benchmark: only this part of it (throughput: the routes, the middleware's cost and the sessions; imports: reads while 8 clients import; realtime: live sessions' cameras while imports, clusters and searches run; REALTIME_BASELINE=BIN adds another build's carousel as the peer).")
     var serverPart: ServerBenchmark.Part?
 
-    @Option(help: "The server benchmark's seconds per wrk run (default 30; 1 with --smoke).")
+    @Option(help: "The server and tiles benchmarks' seconds per wrk (and pgbench) run (default 30; 1 with --smoke).")
     var serverSeconds: Int?
 
     @Option(help: "A Python with `websockets`, for the server's live-sessions ramp (scripts/benchmark makes one).")
@@ -139,6 +139,17 @@ struct CarouselBench: ParsableCommand {
                 measuresPostGIS: !smoke
             ).run(into: &report)
         }
+        if selected.contains(.tiles) {
+            if let serverSeconds, !(1...3600).contains(serverSeconds) {
+                throw BenchError("--server-seconds takes 1 to 3600")
+            }
+            try TileBenchmark(
+                workspace: workspace, seconds: serverSeconds ?? sizes.serverSeconds, addressCount: sizes.tileAddresses,
+                scriptsFolder: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+                    .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("scripts"),
+                measuresPostGIS: !smoke
+            ).run(into: &report)
+        }
         report.loadAtEnd = Machine.loadAverage()
         if smoke {
             // Tiny sizes on debug builds measure nothing worth a verdict:
@@ -187,6 +198,8 @@ struct Sizes {
     /// The realtime part's live sessions and its seconds per load mix.
     var realtimeSessions: Int
     var realtimeSeconds: Int
+    /// The tile addresses each mix of the tiles benchmark draws from.
+    var tileAddresses: Int
 
     static let full = Sizes(
         dataFile: "geonames-places.csv", importRuns: 7, pipelineEvents: 1_000_000, pipelineRuns: 3,
@@ -196,7 +209,8 @@ struct Sizes {
         scaleSizes: [100_000, 234_908, 1_000_000, 10_000_000], scaleReference: 234_908,
         scaleQueries: 2_000, scaleProcessRuns: 11,
         serverSeconds: 30, serverConnections: 64, sessionSeconds: 5, maxSessions: 2048,
-        importLoadBytes: 20_000_000, realtimeSessions: 100, realtimeSeconds: 20
+        importLoadBytes: 20_000_000, realtimeSessions: 100, realtimeSeconds: 20,
+        tileAddresses: 10_000
     )
 
     static let smoke = Sizes(
@@ -206,6 +220,7 @@ struct Sizes {
         clusterLoads: 1, clusterQueries: 5, clusterColdRuns: 3,
         scaleSizes: [10_000], scaleReference: 10_000, scaleQueries: 50, scaleProcessRuns: 2,
         serverSeconds: 1, serverConnections: 4, sessionSeconds: 0.5, maxSessions: 2,
-        importLoadBytes: 200_000, realtimeSessions: 4, realtimeSeconds: 2
+        importLoadBytes: 200_000, realtimeSessions: 4, realtimeSeconds: 2,
+        tileAddresses: 200
     )
 }

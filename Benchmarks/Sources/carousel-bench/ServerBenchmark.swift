@@ -232,9 +232,14 @@ struct Wrk {
     var errors: Int
     var rssAt10s: Int?
     var rssAtEnd: Int?
+    /// All wrk printed, with what the script's `done` wrote.
+    var output = ""
 
-    /// wrk on `url`, or with `script` (a Lua file making each request) on its host.
-    static func run(url: String, script: URL? = nil, seconds: Int, connections: Int, samplingRSSOf pid: Int32?) throws -> Wrk {
+    /// wrk on `url`, or with `script` (a Lua file making each request) on
+    /// its host; `scriptArguments` go to the script's `init`.
+    static func run(
+        url: String, script: URL? = nil, scriptArguments: [String] = [], seconds: Int, connections: Int, samplingRSSOf pid: Int32?
+    ) throws -> Wrk {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/wrk")
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/wrk") else {
@@ -242,6 +247,7 @@ struct Wrk {
         }
         // wrk needs at least as many connections as threads.
         process.arguments = ["-t\(min(2, connections))", "-c\(connections)", "-d\(seconds)s", "--latency"] + (script.map { ["-s", $0.path] } ?? []) + [url]
+            + (scriptArguments.isEmpty ? [] : ["--"] + scriptArguments)
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = FileHandle.nullDevice
@@ -273,7 +279,7 @@ struct Wrk {
         if let non2xx = number(after: "Non-2xx or 3xx responses:", in: text) { errors += Int(non2xx) }
         let early = samples.first { $0.0 >= 10 }?.1
         return Wrk(
-            requestsPerSecond: rps, p50Milliseconds: p50, p99Milliseconds: p99, maxMilliseconds: slowest, errors: errors, rssAt10s: early, rssAtEnd: samples.last?.1)
+            requestsPerSecond: rps, p50Milliseconds: p50, p99Milliseconds: p99, maxMilliseconds: slowest, errors: errors, rssAt10s: early, rssAtEnd: samples.last?.1, output: text)
     }
 
     private static func number(after label: String, in text: String) -> Double? {
