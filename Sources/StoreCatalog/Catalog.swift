@@ -29,7 +29,7 @@ public final class Catalog: Sendable {
     package let dataVersionKept = KeptDataVersion()
     /// What searches read of each list, kept until the catalog changes.
     let searchSnapshots = SearchSnapshots()
-    /// The cluster indexes of filtered tiles (``clusterTile(list:zoom:x:y:selected:filter:options:)``).
+    /// The cluster indexes of filtered tiles (`clusterTile(list:zoom:x:y:selected:filter:options:)`).
     let filteredClusterIndexes = FilteredClusterIndexes()
     /// The database file, or `:memory:`.
     public let path: String

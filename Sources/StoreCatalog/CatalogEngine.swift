@@ -92,7 +92,7 @@ public protocol CatalogEngine: Sendable {
         list: String, zoom: Int, x: Int, y: Int, selected: Int?, filter: StoreFilter, options: ClusterOptions
     ) async throws -> [ListTileFeature]
 
-    /// ``clusterTile(list:zoom:x:y:selected:filter:options:)`` of each of
+    /// `clusterTile(list:zoom:x:y:selected:filter:options:)` of each of
     /// `tiles` at once (an export's batches).
     func clusterTiles(list: String, tiles: [TileAddress], selected: Int?, filter: StoreFilter, options: ClusterOptions) async throws
         -> [[ListTileFeature]]

@@ -42,7 +42,7 @@ extension Catalog {
         try clusterTiles(list: list, tiles: [TileAddress(z: zoom, x: x, y: y)], selected: selected, filter: filter, options: options)[0]
     }
 
-    /// ``clusterTile(list:zoom:x:y:selected:filter:options:)`` of each of
+    /// `clusterTile(list:zoom:x:y:selected:filter:options:)` of each of
     /// `tiles`, in one read of the catalog: an export asks for hundreds
     /// at a time, and one transaction per tile was most of its time.
     public func clusterTiles(

@@ -7,7 +7,7 @@ public enum ListMarker: Sendable, Hashable {
     case store(index: Int, store: Store)
 }
 
-/// One marker of a map tile of a list (``CatalogEngine/clusterTile(list:zoom:x:y:selected:options:)``):
+/// One marker of a map tile of a list (`CatalogEngine.clusterTile(list:zoom:x:y:selected:filter:options:)`):
 /// a cluster or a store, and its position in tile units (0…4096 inside the
 /// tile, a little outside in its buffer).
 public struct ListTileFeature: Sendable, Hashable {
