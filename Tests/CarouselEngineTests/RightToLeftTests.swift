@@ -25,10 +25,11 @@ struct RightToLeftTests {
         // A flipped flow layout starts scrolled to its right end, on card 0.
         let scroller = try CarouselScroller(layout: rtl)
         #expect(scroller.offset == 1248 && scroller.focusedDataIndex == 0)
-        // Card 0 is centred: 45 pt of margin each side, counted from the left.
+        // Card 0 is centred, 45 pt from the left; card 1 peeks 33 pt in on
+        // the LEFT (at 45 − 312 = −267), where the next card lies.
         let visible = rtl.visibleItems(at: 1248)
-        #expect(visible.map(\.index) == [0])
-        #expect(visible.first?.position == 45)
+        #expect(visible.map(\.index) == [0, 1])
+        #expect(visible.map(\.position) == [45, -267])
         // At card 1 (offset 936), card 0 peeks in on the RIGHT and card 2 on the left.
         let peeking = rtl.visibleItems(at: 936)
         #expect(peeking.map(\.index) == [0, 1, 2])
@@ -46,9 +47,9 @@ struct RightToLeftTests {
         var last: Frame?
         while let due = scroller.nextFrameTime { last = try scroller.frame(at: due) }
         #expect(last?.offset == 936 && last?.dataIndex == 1 && last?.isSettled == true)
-        let command = try scroller.scroll(toItem: 3, animated: false, at: 2000)
+        let command = try scroller.scroll(toItem: 3, animated: false, at: 5000)
         #expect(command.targetOffset == 312)
-        let frame = try scroller.frame(at: 2000)
+        let frame = try scroller.frame(at: 5000)
         #expect(frame.direction == .forward && frame.dataIndex == 3)
     }
 
@@ -140,14 +141,14 @@ struct GestureStep: Sendable, CustomStringConvertible {
     let amount: Double
     /// In 0...1: the offset of a raw report (of −0.1…1.1 of the content) or
     /// the store scrolled to.
-    let where_: Double
+    let place: Double
     /// The ms until the next step.
     let gap: Double
 
-    var description: String { "\(kind)(\(amount), \(where_)) +\(gap)" }
+    var description: String { "\(kind)(\(amount), \(place)) +\(gap)" }
 
     static let gen = zip(Gen.int(in: 0...5), Gen.double(in: -1...1), Gen.double(in: 0...1), Gen.double(in: 0...600))
-        .map { GestureStep(kind: Kind(rawValue: $0) ?? .wait, amount: $1, where_: $2, gap: $3) }
+        .map { GestureStep(kind: Kind(rawValue: $0) ?? .wait, amount: $1, place: $2, gap: $3) }
 }
 
 /// What one run of a script shows: every frame, and the answers of releases
@@ -189,10 +190,10 @@ private func play(_ steps: [GestureStep], on layout: CarouselLayout, mirrored: B
             run.releases.append(try scroller.release(velocity: mirrored ? -velocity : velocity, at: t))
         case .setOffset:
             // The right-to-left report r; its left-to-right mirror m − r.
-            let reported = (step.where_ * 1.2 - 0.1) * m
+            let reported = (step.place * 1.2 - 0.1) * m
             try scroller.setOffset(mirrored ? m - reported : reported, at: t)
         case .scrollTo:
-            let index = min(Int(step.where_ * Double(layout.dataCount)), layout.dataCount - 1)
+            let index = min(Int(step.place * Double(layout.dataCount)), layout.dataCount - 1)
             run.commands.append(try scroller.scroll(toItem: index, animated: step.amount > 0, at: t))
         case .wait:
             break
