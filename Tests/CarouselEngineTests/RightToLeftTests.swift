@@ -121,6 +121,25 @@ struct RightToLeftTests {
 
 // MARK: - Mirror properties
 
+/// Generated layouts with every preset and deceleration in play: the
+/// layout as drawn (its snap rule and alignment, a deceleration rate in
+/// 0.9...0.999), or with a ``ScrollBehavior`` preset's alignment, snap rule,
+/// deceleration and scrolling (`none` included).
+enum MirrorGen {
+    static func layout() -> Generator<CarouselLayout, some SendableSequenceType> {
+        zip(LayoutGen.layout(), Gen<ScrollBehavior>.case, Gen.double(in: 0.9...0.999), Gen.bool())
+            .compactMap { base, behavior, rate, usePreset in
+                try? CarouselLayout(
+                    viewport: base.viewport, itemLength: .points(base.itemLength), spacing: base.spacing,
+                    sectionInset: base.sectionInset, alignment: usePreset ? behavior.alignment : base.alignment,
+                    dataCount: base.dataCount, loop: base.loop != nil, loopPadding: base.loop?.padding ?? 2,
+                    snap: usePreset ? behavior.snap : base.snap,
+                    deceleration: usePreset ? behavior.deceleration : try Deceleration(rate: rate),
+                    isScrollEnabled: usePreset ? behavior.isScrollEnabled : true)
+            }
+    }
+}
+
 /// The right-to-left twin of a generated layout: every setting the same.
 func rightToLeftTwin(of layout: CarouselLayout) throws -> CarouselLayout {
     try CarouselLayout(
@@ -211,7 +230,7 @@ extension RightToLeftTests {
     /// mirrored left-to-right question.
     @Test func everyLayoutAnswerIsTheLeftToRightOneMirrored() throws {
         let input = zip(
-            LayoutGen.layout(), Gen.double(in: -0.2...1.2), Gen.double(in: 0...1), Gen.double(in: -8...8))
+            MirrorGen.layout(), Gen.double(in: -0.2...1.2), Gen.double(in: 0...1), Gen.double(in: -8...8))
         try LayoutGen.check(input, seed: 0x47_4C, trials: 1000) { value, context in
             let (ltr, position, start, velocity) = value
             let rtl = try rightToLeftTwin(of: ltr)
@@ -253,7 +272,7 @@ extension RightToLeftTests {
     /// visible items) equal the left-to-right run's, with offsets, jumps,
     /// release and scroll targets mirrored.
     @Test func aMirroredScriptGivesTheSameRunMirrored() throws {
-        let input = zip(LayoutGen.layout(), GestureStep.gen.array(of: 1...10))
+        let input = zip(MirrorGen.layout(), GestureStep.gen.array(of: 1...10))
         try LayoutGen.check(input, seed: 0x52_54_4C, trials: 600) { value, context in
             let (ltr, steps) = value
             let rtl = try rightToLeftTwin(of: ltr)
