@@ -30,7 +30,7 @@ struct SnapCommandTests {
         // released at 2808 − 350 = 2458 with −1.2 pt/ms (toward later cards).
         let result = try snap(["--count", "10", "--offset", "2458", "--velocity", "-1.2", "--rtl"])
         #expect(abs(try #require(result["projected"] as? Double) - (2808 - 468.8)) < 1e-9)
-        #expect(result["targetOffset"] as? Double == 2808 - 624)
+        #expect(result["targetOffset"] as? Double == 2184)  // 2808 − 624
         #expect(result["index"] as? Int == 2)
         #expect(result["motion"] as? String == "decelerate")
     }
