@@ -272,14 +272,20 @@ extension RightToLeftTests {
     /// visible items) equal the left-to-right run's, with offsets, jumps,
     /// release and scroll targets mirrored.
     @Test func aMirroredScriptGivesTheSameRunMirrored() throws {
-        let input = zip(MirrorGen.layout(), GestureStep.gen.array(of: 1...10))
-        try LayoutGen.check(input, seed: 0x52_54_4C, trials: 600) { value, context in
+        let input = zip(MirrorGen.layout(), GestureStep.gen.array(of: 1...16))
+        // What the trials went through, so a generator gone tame shows.
+        var jumps = 0, animations = 0, decelerations = 0, frameCount = 0
+        try LayoutGen.check(input, seed: 0x52_54_4C, trials: 2000) { value, context in
             let (ltr, steps) = value
             let rtl = try rightToLeftTwin(of: ltr)
             let m = rtl.maxOffset
             let tolerance = 1e-9 * max(1, m)
             func mirrored(_ a: Double, _ b: Double) -> Bool { abs(a - (m - b)) <= tolerance }
             let right = try play(steps, on: rtl, mirrored: false)
+            jumps += right.frames.count { $0.jump != nil }
+            animations += right.releases.count { $0.motion == .animate }
+            decelerations += right.releases.count { $0.motion == .decelerate }
+            frameCount += right.frames.count
             let left = try play(steps, on: ltr, mirrored: true)
             let script = "\(context) \(steps)"
             #expect(right.errors == left.errors, "\(script)")
@@ -305,5 +311,7 @@ extension RightToLeftTests {
                 #expect(mirrored(a.targetOffset, b.targetOffset), "\(script)")
             }
         }
+        #expect(jumps > 50 && animations > 50 && decelerations > 50 && frameCount > 10_000)
+        print("RTL scroller property: \(frameCount) frames, \(jumps) loop jumps, \(animations) animated and \(decelerations) decelerating releases")
     }
 }
