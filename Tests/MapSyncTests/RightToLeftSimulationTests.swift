@@ -1,4 +1,5 @@
 import CarouselEngine
+import Foundation
 import MapSync
 import MapSyncSimulation
 import TestSupport
@@ -58,6 +59,16 @@ import Testing
             case let .offset(offset): .init(at: event.at, .offset(maxOffset - offset))
             default: event
             }
+        }
+    }
+
+    @Test func aScriptsLayoutTakesLayoutDirectionAndNamesTheAllowedValues() throws {
+        let script = try ScrollScript(json: Data(#"{"layout": {"layoutDirection": "rightToLeft"}, "events": []}"#.utf8))
+        #expect(script.layout.layoutDirection == .rightToLeft)
+        #expect {
+            try ScrollScript(json: Data(#"{"layout": {"layoutDirection": "rtl"}, "events": []}"#.utf8))
+        } throws: { error in
+            "\(error)".contains("layoutDirection must be leftToRight or rightToLeft (got 'rtl')")
         }
     }
 
