@@ -24,6 +24,10 @@
 /// and mirrors every result back the same way, so a right-to-left run is the
 /// left-to-right run seen in a mirror. ``CarouselLayout/engineOffset(fromPlatform:_:)``
 /// converts what Compose and the web report into this convention.
+///
+/// Only a horizontal carousel is mirrored (``CarouselLayout/isMirrored``):
+/// UIKit's flow layout flips horizontally only, so a vertical carousel
+/// reads top to bottom, with its offsets unchanged, in every language.
 public enum LayoutDirection: String, CaseIterable, Codable, Hashable, Sendable {
     /// Card 0 at the left edge; offsets grow with the index (the default).
     case leftToRight

@@ -22,7 +22,7 @@ struct RightToLeftTests {
         #expect(rtl.maxOffset == 1248)
         #expect(rtl.rest(0) == 1248 && rtl.rest(1) == 936 && rtl.rest(4) == 0)
         #expect(rtl.focusedItem(at: 1248) == 0 && rtl.focusedItem(at: 936) == 1 && rtl.focusedItem(at: 0) == 4)
-        // A flipped flow layout starts scrolled to its right end, on card 0.
+        // The carousel starts on card 0, at the right end of the content.
         let scroller = try CarouselScroller(layout: rtl)
         #expect(scroller.offset == 1248 && scroller.focusedDataIndex == 0)
         // Card 0 is centred, 45 pt from the left; card 1 peeks 33 pt in on
