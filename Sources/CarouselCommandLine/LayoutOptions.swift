@@ -43,6 +43,17 @@ struct LayoutOptions: ParsableArguments {
     )
     var deceleration: Deceleration?
 
+    // A flag, not an option: an app knows its direction from the locale
+    // (UIKit's effectiveUserInterfaceLayoutDirection), so the CLI only
+    // needs to say "the other way".
+    @Flag(
+        help: """
+            Right-to-left: card 0 at the right edge; offsets, drags and velocities are a flipped \
+            UICollectionViewFlowLayout's contentOffset.x, growing from the left (default: the script's, else left-to-right).
+            """
+    )
+    var rtl = false
+
     @Flag(inversion: .prefixedNo, help: "Loop the items, with --loop-padding copies at each end.")
     var loop: Bool?
 
@@ -95,6 +106,7 @@ struct LayoutOptions: ParsableArguments {
         spec.minScale = minScale ?? base.minScale
         spec.animationMs = animationMs ?? base.animationMs
         spec.frameMs = frameMs ?? base.frameMs
+        spec.layoutDirection = rtl ? .rightToLeft : base.layoutDirection
         return spec
     }
 

@@ -22,7 +22,10 @@ extension Carousel {
         @Option(parsing: .unconditional, help: ArgumentHelp("Content offset at release, in points.", valueName: "X"))
         var offset: Double
 
-        @Option(parsing: .unconditional, help: ArgumentHelp("Velocity at release, in points per ms, positive toward later items.", valueName: "V"))
+        @Option(
+            parsing: .unconditional,
+            help: ArgumentHelp(
+                "Velocity at release, in points per ms, positive as the offset grows (toward later items; earlier ones with --rtl).", valueName: "V"))
         var velocity: Double
 
         @Option(parsing: .unconditional, help: ArgumentHelp("Item the drag began at rest on (default: the focused item at --offset).", valueName: "I"))

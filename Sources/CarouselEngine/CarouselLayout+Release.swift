@@ -3,9 +3,15 @@ extension CarouselLayout {
     ///
     /// - Parameters:
     ///   - offset: `x`, the offset at release.
-    ///   - velocity: `v`, in points per millisecond, positive toward later items.
+    ///   - velocity: `v`, in points per millisecond, positive as the offset
+    ///     grows (toward later items in left-to-right, earlier ones in
+    ///     right-to-left, as UIKit's `scrollViewWillEndDragging` reports it).
     ///   - dragStart: the offset when the drag began; its focused item is the
     ///     `start` of `single`, its page the start page of `page`.
+    ///
+    /// In right-to-left the rules run on the mirrored release (offsets
+    /// `maxOffset − x`, velocity `−v`) and the answer's offsets are mirrored
+    /// back: the same item, the left-to-right target seen in a mirror.
     public func release(at offset: Double, velocity: Double, dragStart: Double) throws(LayoutError) -> Release {
         try LayoutError.requireFinite(offset, "offset")
         try LayoutError.requireFinite(velocity, "velocity")
@@ -15,19 +21,32 @@ extension CarouselLayout {
             throw LayoutError("velocity", "must be within ±\(LayoutError.format(Self.maxVelocity)) points per ms", velocity)
         }
         try LayoutError.requireFinite(dragStart, "dragStart")
-        return checkedRelease(at: offset, velocity: velocity, dragStart: dragStart)
+        let logical = checkedRelease(
+            at: logicalOffset(offset), velocity: logicalDelta(velocity), dragStart: logicalOffset(dragStart))
+        return platformRelease(logical)
+    }
+
+    /// A logical release in the engine's offsets: projection and target
+    /// mirrored in right-to-left, the item and motion kind unchanged (a
+    /// mirror keeps "toward the target" and "against the fling").
+    func platformRelease(_ release: Release) -> Release {
+        guard isMirrored else { return release }
+        return Release(
+            projected: logicalOffset(release.projected), targetOffset: logicalOffset(release.targetOffset),
+            index: release.index, dataIndex: release.dataIndex, motion: release.motion)
     }
 
     /// The fastest release ``release(at:velocity:dragStart:)`` takes: 10⁹
     /// points per ms, far past any finger.
     public static let maxVelocity = 1e9
 
-    /// ``release(at:velocity:dragStart:)`` for inputs already known finite.
+    /// ``release(at:velocity:dragStart:)`` for inputs already known finite,
+    /// in the logical (left-to-right) frame.
     func checkedRelease(at x: Double, velocity v: Double, dragStart: Double) -> Release {
         guard isScrollEnabled else {
             // No scrolling at all: the content stays where it is.
             let rest = clampedOffset(x)
-            return makeRelease(projected: x, target: rest, item: focusedItem(at: rest), from: x, velocity: 0)
+            return makeRelease(projected: x, target: rest, item: focusedItem(atLogical: rest), from: x, velocity: 0)
         }
         let p = deceleration.projectedOffset(from: x, velocity: v)
         guard itemCount > 0 else {
@@ -36,16 +55,16 @@ extension CarouselLayout {
         switch snap {
         case .free:
             let target = clampedOffset(p)
-            return makeRelease(projected: p, target: target, item: focusedItem(at: target), from: x, velocity: v)
+            return makeRelease(projected: p, target: target, item: focusedItem(atLogical: target), from: x, velocity: v)
         case .page:
             // Pages of the viewport length, at most one from the start page (UIKit paging).
             let startPage = (dragStart / viewport).rounded()
             let k = min(max((p / viewport).rounded(), startPage - 1), startPage + 1)
             let target = clampedOffset(k * viewport)
-            return makeRelease(projected: p, target: target, item: focusedItem(at: target), from: x, velocity: v)
+            return makeRelease(projected: p, target: target, item: focusedItem(atLogical: target), from: x, velocity: v)
         case .nearest, .directional, .velocity, .single:
             let item = snappedItem(projected: p, release: x, velocity: v, dragStart: dragStart)
-            return makeRelease(projected: p, target: rest(item), item: item, from: x, velocity: v)
+            return makeRelease(projected: p, target: logicalRest(item), item: item, from: x, velocity: v)
         }
     }
 
@@ -67,7 +86,7 @@ extension CarouselLayout {
             return clampedItem(v > 0 ? position.rounded(.up) : v < 0 ? position.rounded(.down) : position.rounded())
         case .single:
             // The orthogonalScrollingBehavior article's isOneStepPaging: never more than one item from the start.
-            let start = Double(focusedItem(at: dragStart) ?? 0)
+            let start = Double(focusedItem(atLogical: dragStart) ?? 0)
             return clampedItem(start + min(max(directional() - start, -1), 1))
         case .free, .page:
             preconditionFailure("\(snap) does not snap to an item")

@@ -7,11 +7,24 @@
 /// anchor) at offset `rest(i) = i · page`, and the content is padded so that
 /// every item can: offsets live in `[0, (itemCount − 1) · page]`.
 ///
+/// In ``LayoutDirection/rightToLeft`` (horizontal only) the whole content is
+/// mirrored and every offset in and out is a flipped flow layout's
+/// `contentOffset.x`: item `i` rests at `maxOffset − i · page`, and drags and
+/// velocities are positive toward the visual right (earlier items). The
+/// rules run on the logical offset ``logicalOffset(_:)`` and their results
+/// are mirrored back, so every answer is the left-to-right one seen in a
+/// mirror. See ``LayoutDirection``.
+///
 /// Build one directly or, with defaults and presets resolved, from a
 /// ``LayoutSpec``. Invalid values throw a ``LayoutError``.
 public struct CarouselLayout: Hashable, Sendable {
     /// The scroll axis.
     public let axis: ScrollAxis
+    /// Which way the items run on screen; index 0 at the right edge in
+    /// right-to-left. Mirrors only a horizontal carousel: like
+    /// `UICollectionViewFlowLayout`, which flips horizontally only, a
+    /// vertical one reads top to bottom in every language.
+    public let layoutDirection: LayoutDirection
     /// The viewport length `W` along the axis.
     public let viewport: Double
     /// The item length `w`, in points (a fraction already resolved).
@@ -60,6 +73,8 @@ public struct CarouselLayout: Hashable, Sendable {
     ///
     /// - Parameters:
     ///   - axis: the scroll axis.
+    ///   - layoutDirection: which way the items run; offsets in right-to-left
+    ///     are a flipped flow layout's `contentOffset.x` (see ``LayoutDirection``).
     ///   - viewport: the viewport length `W`; finite and > 0.
     ///   - itemLength: the item length `w`, in points or as a fraction of `W`.
     ///   - spacing: the spacing `s` between items; ≥ 0.
@@ -77,6 +92,7 @@ public struct CarouselLayout: Hashable, Sendable {
     ///   - frameMs: the interval between frames; finite and ≥ 1.
     public init(
         axis: ScrollAxis = .horizontal,
+        layoutDirection: LayoutDirection = .leftToRight,
         viewport: Double,
         itemLength: ItemLength,
         spacing: Double = 0,
@@ -113,6 +129,7 @@ public struct CarouselLayout: Hashable, Sendable {
             }
         }
         self.axis = axis
+        self.layoutDirection = layoutDirection
         self.viewport = viewport
         self.itemLength = try itemLength.resolved(in: viewport)
         self.spacing = spacing
@@ -141,8 +158,15 @@ extension CarouselLayout {
     /// The item the carousel starts on before any scroll: `k` when looping, else 0.
     public var firstDataItem: Int { loop?.firstDataItem ?? 0 }
 
-    /// Where item `item` rests: `item · page`.
-    public func rest(_ item: Int) -> Double { Double(item) * page }
+    /// Where item `item` rests: `item · page`, or `maxOffset − item · page`
+    /// in right-to-left.
+    public func rest(_ item: Int) -> Double { logicalOffset(logicalRest(item)) }
+
+    /// Where item `item` rests in the logical (left-to-right) frame: `item · page`.
+    func logicalRest(_ item: Int) -> Double { Double(item) * page }
+
+    /// True when offsets are mirrored: right-to-left on a horizontal axis.
+    public var isMirrored: Bool { layoutDirection == .rightToLeft && axis == .horizontal }
 
     /// The content before the first item: `sectionInset` for `leading`,
     /// `(W − w) / 2` for `center` so the first item can sit at the centre.
@@ -165,13 +189,14 @@ extension CarouselLayout {
     }
 
     /// The largest offset, the rest of the last item.
-    public var maxOffset: Double { rest(max(itemCount - 1, 0)) }
+    public var maxOffset: Double { logicalRest(max(itemCount - 1, 0)) }
 
     /// The offsets the content can take, `[0, (itemCount − 1) · page]`.
     public var offsetRange: ClosedRange<Double> { 0...maxOffset }
 
     /// `offset` pinned inside ``offsetRange`` (no rubber band: the engine
-    /// models a scroll view with `bounces = false`).
+    /// models a scroll view with `bounces = false`). The range is the same
+    /// in both directions, so the clamp commutes with the mirror.
     public func clampedOffset(_ offset: Double) -> Double {
         min(max(offset, 0), maxOffset)
     }
@@ -180,6 +205,11 @@ extension CarouselLayout {
     /// viewport's, `clamp(round(offset / page), 0, itemCount − 1)`; nil when
     /// empty. Never "the last visible item" (the visibleItemsInvalidationHandler article's off-by-one when neighbours peek).
     public func focusedItem(at offset: Double) -> Int? {
+        focusedItem(atLogical: logicalOffset(offset))
+    }
+
+    /// ``focusedItem(at:)`` for a logical (left-to-right) offset.
+    func focusedItem(atLogical offset: Double) -> Int? {
         itemCount == 0 ? nil : clampedItem(offset / page)
     }
 
@@ -196,6 +226,11 @@ extension CarouselLayout {
     /// The item showing `dataIndex` nearest `offset` (the index itself
     /// without a loop); `dataIndex` must be in `0..<dataCount`.
     public func nearestItem(showing dataIndex: Int, to offset: Double) -> Int {
+        nearestItem(showing: dataIndex, toLogical: logicalOffset(offset))
+    }
+
+    /// ``nearestItem(showing:to:)`` for a logical (left-to-right) offset.
+    func nearestItem(showing dataIndex: Int, toLogical offset: Double) -> Int {
         loop?.nearestItem(showing: dataIndex, to: offset, page: page) ?? dataIndex
     }
 
@@ -217,13 +252,15 @@ extension CarouselLayout {
     /// }
     /// ```
     ///
-    /// A non-finite offset answers nil.
+    /// A non-finite offset answers nil. In right-to-left the jump is the
+    /// left-to-right one mirrored: the same twin, the offset moved the
+    /// other way.
     public func loopJumpTarget(for offset: Double) -> Double? {
-        guard offset.isFinite, let delta = loopJump(for: offset) else { return nil }
-        return offset + delta
+        guard offset.isFinite, let delta = loopJump(for: logicalOffset(offset)) else { return nil }
+        return offset + logicalDelta(delta)
     }
 
-    /// The offset change a loop jump at `offset` makes, or nil.
+    /// The logical offset change a loop jump at logical `offset` makes, or nil.
     func loopJump(for offset: Double) -> Double? {
         loop?.jump(for: offset, page: page)
     }

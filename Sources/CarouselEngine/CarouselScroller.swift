@@ -21,6 +21,12 @@
 /// motion until the frame that finds it finished, which reports
 /// ``Frame/isSettled``. A new drag or scroll cancels a motion in flight where
 /// it is at that instant.
+///
+/// In right-to-left every offset, translation and velocity in and out is a
+/// flipped flow layout's (see ``LayoutDirection``); inside, the scroller
+/// runs the left-to-right machinery on the logical offset, so its frames are
+/// its left-to-right twin's mirrored. ``Frame/direction`` stays logical:
+/// `forward` is toward later items in both directions.
 public struct CarouselScroller: Hashable, Sendable {
     /// A drag in progress.
     public struct Drag: Hashable, Sendable {
@@ -40,17 +46,30 @@ public struct CarouselScroller: Hashable, Sendable {
     public let layout: CarouselLayout
     /// The time of the latest call, ms.
     public private(set) var time: Double
-    /// The current content offset.
-    public private(set) var offset: Double
-    /// The motion in flight, if any.
-    public private(set) var motion: Motion?
-    /// The drag in progress, if any.
-    public private(set) var drag: Drag?
+    /// The current content offset, in the layout's direction.
+    public var offset: Double { layout.logicalOffset(position) }
+    /// The motion in flight, if any, in the layout's direction.
+    public var motion: Motion? {
+        layout.isMirrored ? logicalMotion?.reflected(about: layout.maxOffset) : logicalMotion
+    }
+    /// The drag in progress, if any, its offsets in the layout's direction.
+    public var drag: Drag? {
+        logicalDrag.map { Drag(startOffset: layout.logicalOffset($0.startOffset), origin: layout.logicalOffset($0.origin)) }
+    }
 
-    /// The offset of the latest frame, moved along with loop jumps so that a
-    /// frame's direction compares like with like.
+    /// The logical (left-to-right) offset: `offset` itself, or its mirror
+    /// in right-to-left. The state below is all logical; only the public
+    /// surface converts.
+    private var position: Double
+    /// The motion in flight, logical.
+    private var logicalMotion: Motion?
+    /// The drag in progress, logical.
+    private var logicalDrag: Drag?
+
+    /// The logical offset of the latest frame, moved along with loop jumps
+    /// so that a frame's direction compares like with like.
     private var reportedOffset: Double
-    /// Jumps made since the latest frame, merged.
+    /// Jumps made since the latest frame, merged (logical offsets).
     private var unreportedJump: Frame.Jump?
     /// The motion's next frame is due at `startTime + nextMotionFrame · frameMs`:
     /// a grid from the motion's start, so times do not drift by summing.
@@ -65,30 +84,30 @@ public struct CarouselScroller: Hashable, Sendable {
         }
         self.layout = layout
         self.time = time
-        offset = layout.dataCount == 0 ? 0 : layout.rest(layout.firstDataItem + initialIndex)
-        reportedOffset = offset
+        position = layout.dataCount == 0 ? 0 : layout.logicalRest(layout.firstDataItem + initialIndex)
+        reportedOffset = position
     }
 
     // MARK: State
 
     /// True when nothing moves: no drag and no motion in flight.
-    public var isSettled: Bool { motion == nil && drag == nil }
+    public var isSettled: Bool { logicalMotion == nil && logicalDrag == nil }
 
     /// The focused laid-out item; nil when empty.
-    public var focusedItem: Int? { layout.focusedItem(at: offset) }
+    public var focusedItem: Int? { layout.focusedItem(atLogical: position) }
 
     /// The data index of the focused item; nil when empty.
-    public var focusedDataIndex: Int? { layout.focusedDataIndex(at: offset) }
+    public var focusedDataIndex: Int? { focusedItem.map(layout.dataIndex(ofItem:)) }
 
     /// The items visible now, with fraction and scale.
-    public var visibleItems: VisibleItems { layout.visibleItems(at: offset) }
+    public var visibleItems: VisibleItems { VisibleItems(layout: layout, logicalOffset: position) }
 
     /// When the next frame is due: now if the content moved since the latest
     /// frame, else the next tick of the motion in flight, else nil (at rest,
     /// no frames, as UIKit stops calling `scrollViewDidScroll`).
     public var nextFrameTime: Double? {
-        if offset != reportedOffset || unreportedJump != nil { return time }
-        guard let motion else { return nil }
+        if position != reportedOffset || unreportedJump != nil { return time }
+        guard let motion = logicalMotion else { return nil }
         return motion.startTime + Double(nextMotionFrame) * layout.frameMs
     }
 
@@ -103,13 +122,13 @@ public struct CarouselScroller: Hashable, Sendable {
             offset: offset,
             index: focusedItem,
             dataIndex: focusedDataIndex,
-            direction: offset > reportedOffset ? .forward : offset < reportedOffset ? .backward : .none,
-            jump: unreportedJump,
+            direction: position > reportedOffset ? .forward : position < reportedOffset ? .backward : .none,
+            jump: unreportedJump.map { Frame.Jump(from: layout.logicalOffset($0.from), to: layout.logicalOffset($0.to)) },
             isSettled: isSettled
         )
-        reportedOffset = offset
+        reportedOffset = position
         unreportedJump = nil
-        if let motion {
+        if let motion = logicalMotion {
             // Skip the ticks at or before t, wherever the caller sampled.
             // (Capped so that even an absurdly long motion cannot trap Int(_:).)
             let ticks = min(((t - motion.startTime) / layout.frameMs).rounded(.down), 1e15)
@@ -125,38 +144,41 @@ public struct CarouselScroller: Hashable, Sendable {
     /// starts from here.
     public mutating func beginDrag(at t: Double) throws(ScrollError) {
         try advance(to: t)
-        motion = nil
-        drag = Drag(startOffset: offset, origin: offset)
+        logicalMotion = nil
+        logicalDrag = Drag(startOffset: position, origin: position)
     }
 
     /// The finger has moved the content by `translation` points since the
-    /// drag began (positive toward later items); the offset follows, pinned
-    /// to the content (no rubber band). Nothing moves when scrolling is off.
+    /// drag began (a change of the offset: toward later items in
+    /// left-to-right, earlier ones in right-to-left); the offset follows,
+    /// pinned to the content (no rubber band). Nothing moves when scrolling is off.
     public mutating func drag(translation: Double, at t: Double) throws(ScrollError) {
         guard translation.isFinite else { throw .nonFinite(parameter: "translation", value: translation) }
         try advance(to: t)
-        guard let drag else { throw .notDragging }
+        guard let drag = logicalDrag else { throw .notDragging }
         guard layout.isScrollEnabled else { return }
-        move(to: layout.clampedOffset(drag.origin + translation))
+        move(to: layout.clampedOffset(drag.origin + layout.logicalDelta(translation)))
     }
 
-    /// The finger lifts with `velocity` (pt/ms, positive toward later items):
-    /// the snap rule picks the target and a motion heads there.
+    /// The finger lifts with `velocity` (pt/ms, positive as the offset
+    /// grows): the snap rule picks the target and a motion heads there; the
+    /// release answered is in the layout's direction.
     /// Without a drag in progress the release counts as one begun here.
     @discardableResult
     public mutating func release(velocity: Double, at t: Double) throws(ScrollError) -> Release {
         guard velocity.isFinite else { throw .nonFinite(parameter: "velocity", value: velocity) }
         try advance(to: t)
-        let release = layout.checkedRelease(at: offset, velocity: velocity, dragStart: drag?.startOffset ?? offset)
-        drag = nil
+        let release = layout.checkedRelease(
+            at: position, velocity: layout.logicalDelta(velocity), dragStart: logicalDrag?.startOffset ?? position)
+        logicalDrag = nil
         switch release.motion {
         case .decelerate:
-            start(.decelerate(from: offset, to: release.targetOffset, rate: layout.deceleration, at: t))
+            start(.decelerate(from: position, to: release.targetOffset, rate: layout.deceleration, at: t))
         case .animate:
             // The Instagram-paging article's fix: stop at the release offset, then animate to the target.
-            start(.animate(from: offset, to: release.targetOffset, duration: layout.animationMs, at: t))
+            start(.animate(from: position, to: release.targetOffset, duration: layout.animationMs, at: t))
         }
-        return release
+        return layout.platformRelease(release)
     }
 
     /// A raw offset report, as `scrollViewDidScroll` would give: no physics,
@@ -165,9 +187,9 @@ public struct CarouselScroller: Hashable, Sendable {
     public mutating func setOffset(_ newOffset: Double, at t: Double) throws(ScrollError) {
         guard newOffset.isFinite else { throw .nonFinite(parameter: "offset", value: newOffset) }
         try advance(to: t)
-        motion = nil
-        let target = layout.clampedOffset(newOffset)
-        drag?.origin += target - offset
+        logicalMotion = nil
+        let target = layout.clampedOffset(layout.logicalOffset(newOffset))
+        logicalDrag?.origin += target - position
         move(to: target)
     }
 
@@ -180,16 +202,17 @@ public struct CarouselScroller: Hashable, Sendable {
             throw .itemOutOfRange(index: dataIndex, dataCount: layout.dataCount)
         }
         try advance(to: t)
-        motion = nil
-        drag = nil
-        let item = layout.nearestItem(showing: dataIndex, to: offset)
-        let target = layout.rest(item)
+        logicalMotion = nil
+        logicalDrag = nil
+        let item = layout.nearestItem(showing: dataIndex, toLogical: position)
+        let target = layout.logicalRest(item)
         if animated {
-            start(.animate(from: offset, to: target, duration: layout.animationMs, at: t))
+            start(.animate(from: position, to: target, duration: layout.animationMs, at: t))
         } else {
             move(to: target)
         }
-        return ScrollCommand(index: item, dataIndex: dataIndex, targetOffset: target, animated: animated)
+        return ScrollCommand(
+            index: item, dataIndex: dataIndex, targetOffset: layout.logicalOffset(target), animated: animated)
     }
 
     // MARK: Internals
@@ -200,8 +223,8 @@ public struct CarouselScroller: Hashable, Sendable {
         guard t.isFinite else { throw .nonFinite(parameter: "time", value: t) }
         guard t >= time else { throw .timeWentBackwards(time: t, now: time) }
         time = t
-        guard let motion else { return }
-        if motion.isFinished(at: t) { self.motion = nil }
+        guard let motion = logicalMotion else { return }
+        if motion.isFinished(at: t) { logicalMotion = nil }
         move(to: motion.offset(at: t))
     }
 
@@ -209,10 +232,10 @@ public struct CarouselScroller: Hashable, Sendable {
     /// finished (a fling within 0.5 pt, an animation with nowhere to go).
     private mutating func start(_ motion: Motion) {
         if motion.isFinished(at: time) {
-            self.motion = nil
+            logicalMotion = nil
             move(to: motion.to)
         } else {
-            self.motion = motion
+            logicalMotion = motion
             nextMotionFrame = 1
         }
     }
@@ -221,12 +244,12 @@ public struct CarouselScroller: Hashable, Sendable {
     /// offset, the motion in flight, the drag and the last frame's offset all
     /// move by the same amount, so nothing but the jump itself is visible.
     private mutating func move(to newOffset: Double) {
-        offset = newOffset
+        position = newOffset
         guard let delta = layout.loopJump(for: newOffset) else { return }
-        offset += delta
-        motion?.shift(by: delta)
-        drag?.shift(by: delta)
+        position += delta
+        logicalMotion?.shift(by: delta)
+        logicalDrag?.shift(by: delta)
         reportedOffset += delta
-        unreportedJump = Frame.Jump(from: unreportedJump?.from ?? newOffset, to: offset)
+        unreportedJump = Frame.Jump(from: unreportedJump?.from ?? newOffset, to: position)
     }
 }

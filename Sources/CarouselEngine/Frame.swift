@@ -1,12 +1,14 @@
 /// What the carousel shows at one instant: what a `scrollViewDidScroll` /
 /// `visibleItemsInvalidationHandler` call sees (as in the visibleItemsInvalidationHandler article), as a value.
 public struct Frame: Hashable, Sendable {
-    /// Which way the offset moved since the previous frame (the carousel-effect article: the
-    /// last offset against the current one).
+    /// Which way the content moved since the previous frame (the carousel-effect article: the
+    /// last offset against the current one). Logical: in right-to-left,
+    /// where the offset shrinks toward later items, `forward` still means
+    /// toward later items, so both directions tell the same story.
     public enum Direction: String, CaseIterable, Codable, Hashable, Sendable {
-        /// The offset grew: toward later items.
+        /// Toward later items (the offset grew, or shrank in right-to-left).
         case forward
-        /// The offset shrank: toward earlier items.
+        /// Toward earlier items.
         case backward
         /// The offset did not change.
         case none

@@ -1,7 +1,7 @@
 extension LayoutSpec: Codable {
     enum CodingKeys: String, CodingKey, CaseIterable {
         case axis, viewport, itemLength, itemFraction, spacing, sectionInset, alignment, snap, behavior
-        case deceleration, loop, loopPadding, minScale, animationMs, frameMs
+        case deceleration, loop, loopPadding, minScale, animationMs, frameMs, layoutDirection
     }
 
     /// The keys a layout object may hold, camelCase.
@@ -41,8 +41,24 @@ extension LayoutSpec: Codable {
             loopPadding: try container.decodeIfPresent(Int.self, forKey: .loopPadding),
             minScale: try container.decodeIfPresent(Double.self, forKey: .minScale),
             animationMs: try container.decodeIfPresent(Double.self, forKey: .animationMs),
-            frameMs: try container.decodeIfPresent(Double.self, forKey: .frameMs)
+            frameMs: try container.decodeIfPresent(Double.self, forKey: .frameMs),
+            layoutDirection: try Self.decodeDirection(from: container)
         )
+    }
+
+    /// The `layoutDirection` key, if present. A misspelt direction names the
+    /// key and the values it takes, rather than the decoder's generic "cannot
+    /// initialize LayoutDirection": `"rtl"` is the likeliest mistake.
+    private static func decodeDirection(from container: KeyedDecodingContainer<CodingKeys>) throws -> LayoutDirection? {
+        guard let text = try container.decodeIfPresent(String.self, forKey: .layoutDirection) else { return nil }
+        guard let direction = LayoutDirection(rawValue: text) else {
+            let allowed = LayoutDirection.allCases.map(\.rawValue).joined(separator: " or ")
+            throw DecodingError.dataCorruptedError(
+                forKey: .layoutDirection, in: container,
+                debugDescription: "layoutDirection must be \(allowed) (got '\(text)')"
+            )
+        }
+        return direction
     }
 
     /// Encodes the settings that are set, with the same keys.
@@ -63,6 +79,7 @@ extension LayoutSpec: Codable {
         try container.encodeIfPresent(minScale, forKey: .minScale)
         try container.encodeIfPresent(animationMs, forKey: .animationMs)
         try container.encodeIfPresent(frameMs, forKey: .frameMs)
+        try container.encodeIfPresent(layoutDirection, forKey: .layoutDirection)
     }
 
     /// A key of any name, to see every key an object holds.

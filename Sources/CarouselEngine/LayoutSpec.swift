@@ -11,6 +11,10 @@
 public struct LayoutSpec: Hashable, Sendable {
     /// Default `horizontal`.
     public var axis: ScrollAxis?
+    /// Default `leftToRight`; `rightToLeft` mirrors a horizontal carousel
+    /// and takes its offsets as a flipped flow layout's `contentOffset.x`
+    /// (see ``LayoutDirection``).
+    public var layoutDirection: LayoutDirection?
     /// The viewport length `W`; default 390 (an iPhone's width in points).
     public var viewport: Double?
     /// The item length in points; default 300. Exclusive with ``itemFraction``.
@@ -45,9 +49,11 @@ public struct LayoutSpec: Hashable, Sendable {
         axis: ScrollAxis? = nil, viewport: Double? = nil, itemLength: Double? = nil, itemFraction: Double? = nil,
         spacing: Double? = nil, sectionInset: Double? = nil, alignment: CardAlignment? = nil, snap: SnapRule? = nil,
         behavior: ScrollBehavior? = nil, deceleration: Deceleration? = nil, loop: Bool? = nil,
-        loopPadding: Int? = nil, minScale: Double? = nil, animationMs: Double? = nil, frameMs: Double? = nil
+        loopPadding: Int? = nil, minScale: Double? = nil, animationMs: Double? = nil, frameMs: Double? = nil,
+        layoutDirection: LayoutDirection? = nil
     ) {
         self.axis = axis
+        self.layoutDirection = layoutDirection
         self.viewport = viewport
         self.itemLength = itemLength
         self.itemFraction = itemFraction
@@ -84,6 +90,7 @@ public struct LayoutSpec: Hashable, Sendable {
         }
         return try CarouselLayout(
             axis: axis ?? .horizontal,
+            layoutDirection: layoutDirection ?? .leftToRight,
             viewport: viewport ?? 390,
             itemLength: length,
             spacing: spacing ?? 12,

@@ -80,6 +80,14 @@ public struct Motion: Hashable, Sendable {
         to += delta
     }
 
+    /// The same motion seen in a mirror: from `m − from` to `m − to`, same
+    /// times. Both curves are affine in the offsets, so the mirrored motion's
+    /// offset at any time is `m −` this one's: a right-to-left carousel's
+    /// motion is its left-to-right twin's, reflected.
+    func reflected(about m: Double) -> Motion {
+        Motion(kind: kind, from: m - from, to: m - to, startTime: startTime, endTime: endTime, parameter: parameter)
+    }
+
     /// Core Animation's ease-in-out timing curve, the cubic Bézier with
     /// control points (0.42, 0) and (0.58, 1) (`CAMediaTimingFunctionName.easeInEaseOut`),
     /// at time fraction `x` in [0, 1].

@@ -15,6 +15,12 @@ public struct VisibleItems: RandomAccessCollection, Hashable, Sendable {
         public let fraction: Double
         /// `minScale + (1 − minScale) · fraction` (the visibleItemsInvalidationHandler article: `0.7 + 0.3 · percentVisible`).
         public let scale: Double
+        /// Where the item's left (top) edge is, from the viewport's left
+        /// (top) edge: its frame's `minX` in the viewport's coordinates, as
+        /// `layoutAttributesForElements(in:)` minus the content offset would
+        /// give. In right-to-left it is the left-to-right one mirrored inside
+        /// the viewport, `W − position − w`.
+        public let position: Double
     }
 
     /// The laid-out indices of the visible items.
@@ -22,8 +28,8 @@ public struct VisibleItems: RandomAccessCollection, Hashable, Sendable {
     private let layout: CarouselLayout
     private let offset: Double
 
-    /// The visible items of `layout` at `offset`.
-    init(layout: CarouselLayout, offset: Double) {
+    /// The visible items of `layout` at logical (left-to-right) offset `offset`.
+    init(layout: CarouselLayout, logicalOffset offset: Double) {
         self.layout = layout
         self.offset = offset
         guard layout.itemCount > 0 else {
@@ -53,26 +59,30 @@ public struct VisibleItems: RandomAccessCollection, Hashable, Sendable {
     public subscript(position: Int) -> Item {
         precondition(indices.contains(position), "visible item \(position) out of \(indices)")
         let fraction = Swift.min(Self.overlap(of: position, in: layout, at: offset) / layout.itemLength, 1)
+        let start = layout.logicalRest(position) + layout.leadingInset - offset
         return Item(
             index: position,
             dataIndex: layout.dataIndex(ofItem: position),
             fraction: fraction,
-            scale: layout.minScale + (1 - layout.minScale) * fraction
+            scale: layout.minScale + (1 - layout.minScale) * fraction,
+            position: layout.isMirrored ? layout.viewport - start - layout.itemLength : start
         )
     }
 
     /// The length of item `item` inside the viewport at `offset` (negative
     /// when apart): `Swift.min(ends) − Swift.max(starts)`, the visibleItemsInvalidationHandler article's intersection width.
     private static func overlap(of item: Int, in layout: CarouselLayout, at offset: Double) -> Double {
-        let start = layout.rest(item) + layout.leadingInset
+        let start = layout.logicalRest(item) + layout.leadingInset
         return Swift.min(start + layout.itemLength, offset + layout.viewport) - Swift.max(start, offset)
     }
 }
 
 extension CarouselLayout {
     /// The items visible at `offset`, each with its fraction and scale.
-    /// O(1) to build and O(1) per element, whatever the item count.
+    /// O(1) to build and O(1) per element, whatever the item count. In
+    /// right-to-left, the same items as at the mirrored left-to-right
+    /// offset, with mirrored positions.
     public func visibleItems(at offset: Double) -> VisibleItems {
-        VisibleItems(layout: self, offset: offset)
+        VisibleItems(layout: self, logicalOffset: logicalOffset(offset))
     }
 }

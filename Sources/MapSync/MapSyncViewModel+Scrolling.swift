@@ -13,7 +13,10 @@ extension MapSyncViewModel {
     ///   visible one;
     /// - the direction compares the offset with the previous one: forward
     ///   when it grew, backward when it shrank (the usual "last offset against
-    ///   the current one" of a scroll view delegate);
+    ///   the current one" of a scroll view delegate); in a right-to-left
+    ///   layout, where `offset` is the flipped flow layout's `contentOffset.x`
+    ///   and shrinks toward later cards, forward is still toward later cards
+    ///   (the engine's logical direction);
     /// - in loop mode, an offset past the padding is moved to its twin by
     ///   `CarouselLayout.loopJumpTarget(for:)`: the frame's
     ///   `Frame.jump` is set and its `Frame.offset` is where the app must
@@ -43,14 +46,17 @@ extension MapSyncViewModel {
                 current = target
                 jump = Frame.Jump(from: offset, to: target)
             }
+            // Logical offsets: forward is toward later cards in either direction.
+            let before = layout.logicalOffset(previous), after = layout.logicalOffset(current)
             return Frame(
                 time: now, offset: current,
                 index: layout.focusedItem(at: current), dataIndex: layout.focusedDataIndex(at: current),
-                direction: current > previous ? .forward : current < previous ? .backward : .none,
+                direction: before < after ? .forward : before > after ? .backward : .none,
                 jump: jump, isSettled: false)
         }
         guard let derived else { return nil }
         frame(derived)
         return derived
     }
+
 }

@@ -44,7 +44,9 @@ public struct ScrollScript: Hashable, Sendable {
     public enum Action: Hashable, Sendable {
         /// The finger moves the content by `by` points (positive toward later
         /// items) linearly over `durationMs`, then lifts with `velocity`
-        /// (pt/ms; nil: the drag's own speed, `by / durationMs`).
+        /// (pt/ms; nil: the drag's own speed, `by / durationMs`). In a
+        /// `rightToLeft` layout `by`, `velocity` and raw offsets are a flipped
+        /// flow layout's `contentOffset.x`: positive toward EARLIER items.
         case drag(by: Double, durationMs: Milliseconds, velocity: Double?)
         /// A raw offset report, as `scrollViewDidScroll` gives: no physics,
         /// cancels any motion.

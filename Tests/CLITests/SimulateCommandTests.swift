@@ -80,6 +80,31 @@ struct SimulateCommandTests {
         #expect(cameras.last?.hasPrefix(#"{"t":1500,"type":"camera","index":9,"#) == true, "\(cameras)")
     }
 
+    // gentle-swipe seen in a mirror: on a right-to-left carousel the same
+    // gesture drags the content offset by −120 at −0.4 pt/ms. Card 0 rests at
+    // the right end, 43 · 312 = 13416 (44 stores), card 1 at 13104.
+    @Test func rtlRunsTheMirroredSwipeToTheSameTimeline() throws {
+        let script = try catalog.folder.write(
+            "gentle-swipe-rtl.json",
+            #"{"layout": {"viewport": 390, "itemLength": 300, "spacing": 12, "behavior": "groupPagingCentered"}, "#
+                + #""events": [{"at": 500, "drag": {"by": -120, "durationMs": 250, "velocity": -0.4}}]}"#)
+        let run = { (extra: [String]) in
+            try CarouselProcess.run(["simulate", "--db", self.db, "--list", "coffee", "--script", script.path] + extra)
+        }
+        let rtl = try run(["--rtl", "--json"])
+        #expect(rtl.status == 0, "\(rtl.stderr)")
+        let ltr = try simulate("gentle-swipe", ["--json"])
+        #expect(rtl.lines == ltr.lines && rtl.lines.count == 4, "\(rtl.stdout)")
+        let trace = try run(["--rtl", "--json", "--trace"])
+        #expect(
+            trace.lines.contains { $0.hasPrefix(#"{"t":750,"type":"release","velocity":-0.4,"#) && $0.contains(#""targetOffset":13104,"index":1,"#) },
+            "\(trace.stdout)")
+        #expect(trace.lines.contains(#"{"t":1350,"type":"frame","offset":13104,"focus":1,"direction":"forward"}"#), "\(trace.stdout)")
+        // Without --rtl the same script drags toward nothing: card 0 stays.
+        let unflipped = try run(["--json"])
+        #expect(unflipped.status == 0 && unflipped.lines.count == 2, "\(unflipped.stdout)")
+    }
+
     @Test func aScriptErrorNamesTheFileAndTheEventAndSimulatesNothing() throws {
         let script = try catalog.folder.write("bad.json", #"{"events": [{"at": 0, "offset": 10}, {"at": 1400, "scrollTo": 44}]}"#)
         let result = try CarouselProcess.run(["simulate", "--db", db, "--list", "coffee", "--script", script.path])

@@ -25,6 +25,16 @@ struct SnapCommandTests {
         #expect(result["item"] as? Int == 2, "without a loop the item is the index")
     }
 
+    @Test func rtlTakesTheFlippedOffsetAndMirrorsTheTarget() throws {
+        // The same swipe on a right-to-left carousel: maxOffset 9 · 312 = 2808,
+        // released at 2808 − 350 = 2458 with −1.2 pt/ms (toward later cards).
+        let result = try snap(["--count", "10", "--offset", "2458", "--velocity", "-1.2", "--rtl"])
+        #expect(abs(try #require(result["projected"] as? Double) - (2808 - 468.8)) < 1e-9)
+        #expect(result["targetOffset"] as? Double == 2184)  // 2808 − 624
+        #expect(result["index"] as? Int == 2)
+        #expect(result["motion"] as? String == "decelerate")
+    }
+
     @Test func keysComeInTheDocumentedOrder() throws {
         let result = try CarouselProcess.run(["snap", "--count", "3", "--offset", "0", "--velocity", "0", "--json"])
         #expect(result.stdout == #"{"projected":0,"targetOffset":0,"index":0,"item":0,"motion":"decelerate"}"# + "\n")

@@ -65,6 +65,28 @@ import Testing
         }
     }
 
+    /// A right-to-left app reports the flipped flow layout's offsets: the
+    /// view model derives the engine's frames from them, direction included
+    /// (forward toward later cards while the offset shrinks).
+    @Test(arguments: [false, true], [2.5, -2.5])
+    func rightToLeftFramesDerivedFromOffsetsMatchTheEngines(loop: Bool, velocity: Double) throws {
+        let stores = sampleStores(6)
+        let layout = try layout(
+            stores.count, LayoutSpec(behavior: .continuous, loop: loop, layoutDirection: .rightToLeft))
+        let viewModel = MapSyncViewModel(scheduler: scheduler)
+        try viewModel.load(stores, layout: layout, focusedIndex: 3)
+        let frames = try engineFrames(layout, velocity: velocity)
+        #expect(frames.contains { $0.frame.direction == .forward } && frames.contains { $0.frame.direction == .backward })
+        if loop { #expect(frames.contains { $0.frame.jump != nil }, "the fling should cross the padding") }
+        for (reported, engine) in frames {
+            let derived = try #require(try viewModel.scrolled(to: reported))
+            #expect(derived.offset == engine.offset, "at \(engine.time)")
+            #expect(derived.dataIndex == engine.dataIndex, "at \(engine.time)")
+            #expect(derived.direction == engine.direction, "at \(engine.time)")
+            #expect(derived.jump == engine.jump, "at \(engine.time)")
+        }
+    }
+
     @Test func scrolledOffsetsPublishTheCardsAndMoveTheCameraAfterTheDebounce() throws {
         let stores = sampleStores(6)
         let layout = try layout(stores.count)
