@@ -4,7 +4,12 @@ tiles (the basemap's land, the list's clusters and selected store) and the
 cards' Korean text is rendered; drag the carousel one card on, and check
 that the selected marker and the drawn camera follow; click a marker and
 check that the cards scroll to it; check that no request left the server's
-origin. Saves a screenshot.
+origin. Saves a screenshot. Then the carousel as the APG carousel pattern
+has it, left to right and right to left (`?dir=rtl`): keyboard-only
+paging (the marker and the camera follow), the rotation button, autoplay
+(turns, pauses for hover and focus, stays stopped once stopped, wraps),
+prefers-reduced-motion (starts stopped, pages jump), and axe-core with no
+violations, rotating and stopped, in both directions.
 
     python3 Tests/Browser/page_test.py URL SCREENSHOT.png
 """
@@ -19,6 +24,8 @@ from selenium import webdriver
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.keys import Keys
+from axe_selenium_python import Axe
 
 PAGE = 312          # the page's card length + spacing
 SELECTED_RED = (230, 57, 70)
@@ -51,7 +58,9 @@ def check_markers(driver, selected):
     """The server's clusters as drawn: every store counted once, the
     selected one on its own, and at least one cluster circle, filled where
     its centre is (its count's white digits aside, so a pixel just below)."""
-    wait(driver, "carouselPage.state.markers && carouselPage.state.markers.some("
+    # The markers asked for this selection (an earlier selection's may
+    # show the store on its own too, and lack a cluster this one has).
+    wait(driver, f"carouselPage.state.markersSelected === {selected} && carouselPage.state.markers.some("
                  f"m => m.type === 'store' && m.index === {selected})", f"store {selected} outside every cluster")
     markers = driver.execute_script("return carouselPage.state.markers")
     count = driver.execute_script("return carouselPage.state.count")
@@ -165,6 +174,247 @@ def check_requests(driver, origin):
     print(f"page: {len(urls)} requests, all to {origin}")
 
 
+# The carousel as the W3C ARIA Authoring Practices Guide's carousel pattern
+# and its auto-rotating example have it (issue 44, part 6), and WCAG 2.2
+# SC 2.2.2 (Pause, Stop, Hide). `?autoplay=MS` shortens the interval so
+# that the checks stay fast; every wait below is bounded.
+STOP_LABEL, START_LABEL = "Stop automatic slide show", "Start automatic slide show"
+
+
+def open_page(driver, url, query, ready=True):
+    """Loads the page with `query`, the mouse parked on the header (off the
+    carousel: the pointer's place survives a navigation), and waits for
+    the session and the first marker."""
+    driver.get(url + query)
+    wait(driver, "document.body.dataset.ready === 'true'", f"the session to open ({query})")
+    wait(driver, "document.body.dataset.selected === '0'", f"the initial marker ({query})")
+    ActionChains(driver).move_to_element(driver.find_element(By.CSS_SELECTOR, "header h1")).perform()
+
+
+def attr(driver, selector, name):
+    return driver.execute_script("return document.querySelector(arguments[0]).getAttribute(arguments[1])", selector, name)
+
+
+def autoplay(driver):
+    return driver.execute_script("return carouselPage.autoplay()")
+
+
+def check_axe(driver, url, rtl, playing):
+    """axe-core (axe-selenium-python's, all its rules) finds nothing on the
+    page: the carousel rotating or stopped, left to right or right to left."""
+    open_page(driver, url, "?dir=rtl" if rtl else "")
+    if not playing:
+        driver.find_element(By.ID, "rotation").click()
+    want = "playing" if playing else "stopped"
+    wait(driver, f"document.body.dataset.autoplay === '{want}'", f"autoplay {want}")
+    axe = Axe(driver)
+    axe.inject()
+    results = axe.run()
+    mode = driver.execute_script("return document.body.dataset.autoplay")
+    assert mode == want, f"autoplay {mode} during the axe run, not {want}"
+    where = f"{'RTL' if rtl else 'LTR'}, {want}"
+    assert not results["violations"], f"axe ({where}): " + axe.report(results["violations"])
+    print(f"page: axe-core {results['testEngine']['version']}: no violations ({where}; "
+          f"{len(results['passes'])} rules passed, {len(results['incomplete'])} to review)")
+    return results
+
+
+def check_structure(driver, rtl):
+    """The APG carousel's markup: the region, the rotation button first in
+    reading order and then previous and next, slides labelled "N of M"."""
+    region = driver.find_element(By.ID, "region")
+    assert region.get_attribute("aria-roledescription") == "carousel" and region.get_attribute("aria-label")
+    order = driver.execute_script(
+        "return Array.from(document.getElementById('region').querySelectorAll('button, [tabindex]'))"
+        ".filter(e => e.tabIndex >= 0).map(e => e.id || e.getAttribute('aria-label'))")
+    assert order[:3] == ["rotation", "previous", "next"], f"rotation first, then previous and next: {order}"
+    count = driver.execute_script("return carouselPage.state.count")
+    slide = driver.find_element(By.CSS_SELECTOR, "#track .card[data-index='0']")
+    assert slide.get_attribute("role") == "group" and slide.get_attribute("aria-roledescription") == "slide"
+    name = driver.execute_script("return carouselPage.state.stores[0].name")
+    assert slide.get_attribute("aria-label") == f"1 of {count}: {name}", slide.get_attribute("aria-label")
+    assert driver.execute_script("return document.documentElement.dir") == ("rtl" if rtl else "")
+    # Card 0 rests at the start edge's side: the left in LTR, the right in
+    # RTL, where card 1 peeks in on its left.
+    x0, x1 = driver.execute_script(
+        "return [0, 1].map(i => document.querySelector(`#track .card[data-index='${i}']`).getBoundingClientRect().x)")
+    assert (x1 < x0) if rtl else (x1 > x0), f"card 1 at x={x1} lies {'left' if rtl else 'right'} of card 0 at x={x0}"
+
+
+def check_keyboard(driver, url, rtl):
+    """Keyboard only: Tab from the rotation button to the current slide,
+    then the arrow keys page (mirrored in RTL) and the session's marker
+    and camera follow; the previous and next buttons page too."""
+    # Stopped, so that no turn races the keys (autoplay has its own check).
+    open_page(driver, url, "?autoplay=stop" + ("&dir=rtl" if rtl else ""))
+    check_structure(driver, rtl)
+    driver.execute_script("document.getElementById('rotation').focus()")
+    keys = ActionChains(driver)
+    for _ in range(3):
+        keys.send_keys(Keys.TAB)
+    keys.perform()
+    focused = lambda: driver.execute_script(
+        "const e = document.activeElement; return e.classList.contains('card') ? Number(e.dataset.index) : e.id || e.tagName")
+    assert focused() == 0, f"three Tabs from the rotation button reach slide 0: {focused()}"
+    assert autoplay(driver)["reasons"] == ["focus"], autoplay(driver)
+    assert attr(driver, "#track", "aria-live") == "polite", "a stopped carousel's slides are a polite live region"
+    forward, backward = (Keys.ARROW_LEFT, Keys.ARROW_RIGHT) if rtl else (Keys.ARROW_RIGHT, Keys.ARROW_LEFT)
+    started = time.monotonic()
+    ActionChains(driver).send_keys(forward).perform()
+    wait(driver, f"Math.abs(carouselPage.state.offset - {PAGE}) < 1", "the cards to rest on card 1")
+    assert focused() == 1, f"focus follows to slide 1: {focused()}"
+    wait(driver, "document.body.dataset.selected === '1' && document.body.dataset.cameraIndex === '1'",
+         "the marker and the camera to follow the key")
+    key_name = "ArrowLeft" if rtl else "ArrowRight"
+    print(f"page ({'RTL' if rtl else 'LTR'}): {key_name} paged to card 1, marker and camera followed "
+          f"{time.monotonic() - started:.2f} s later")
+    if rtl:
+        # The web's scrollLeft in RTL is negative (CSSOM View, Chromium); the
+        # session got the engine's offset, maxOffset − logical.
+        scroll_left = driver.execute_script("return carouselPage.state.scrollLeft")
+        assert abs(scroll_left + PAGE) < 1, f"scrollLeft −{PAGE} on card 1 in RTL: {scroll_left}"
+    ActionChains(driver).send_keys(forward).send_keys(forward).perform()
+    wait(driver, "document.body.dataset.selected === '3' && document.body.dataset.cameraIndex === '3'", "two more pages")
+    assert focused() == 3
+    ActionChains(driver).send_keys(backward).perform()
+    wait(driver, "document.body.dataset.selected === '2' && document.body.dataset.cameraIndex === '2'", "a page back")
+    ActionChains(driver).send_keys(Keys.HOME).perform()
+    wait(driver, "document.body.dataset.selected === '0' && carouselPage.state.offset === 0", "Home: the first card")
+    ActionChains(driver).send_keys(backward).perform()   # at the start nothing moves
+    time.sleep(0.4)
+    assert driver.execute_script("return carouselPage.state.offset") == 0, "no page before the first"
+    assert focused() == 0
+    # The next button, pressed from the keyboard: Shift+Tab twice from the slide.
+    ActionChains(driver).key_down(Keys.SHIFT).send_keys(Keys.TAB).key_up(Keys.SHIFT).perform()
+    assert focused() == "next", focused()
+    ActionChains(driver).send_keys(Keys.ENTER).perform()
+    wait(driver, "document.body.dataset.selected === '1' && document.body.dataset.cameraIndex === '1'", "the next button")
+    ActionChains(driver).key_down(Keys.SHIFT).send_keys(Keys.TAB).key_up(Keys.SHIFT).send_keys(Keys.SPACE).perform()
+    assert focused() == "previous", focused()
+    wait(driver, "document.body.dataset.selected === '0' && document.body.dataset.cameraIndex === '0'", "the previous button")
+    assert attr(driver, "#previous", "aria-disabled") == "true" and attr(driver, "#next", "aria-disabled") == "false"
+    print(f"page ({'RTL' if rtl else 'LTR'}): keyboard paging both ways, Home, the ends, previous and next buttons")
+
+
+def check_autoplay(driver, url, rtl):
+    """Autoplay at a short interval: it turns one card per interval (the
+    marker follows); the rotation button stops it (and the live region
+    turns polite), hover and focus no longer restart it, only play does;
+    hover and focus pause it and it resumes when they end."""
+    interval = 800
+    open_page(driver, url, f"?autoplay={interval}" + ("&dir=rtl" if rtl else ""))
+    rotation = driver.find_element(By.ID, "rotation")
+    assert attr(driver, "#rotation", "aria-label") == STOP_LABEL
+    assert attr(driver, "#track", "aria-live") == "off", "rotating: the live region is off"
+    assert autoplay(driver)["playing"]
+    # Turns may have begun while the page loaded: count from where it is.
+    first = driver.execute_script("return carouselPage.state.index")
+    wait(driver, f"carouselPage.state.index === {first + 1}", "autoplay's turn", timeout=interval / 1000 * 4)
+    wait(driver, f"carouselPage.state.index === {first + 2}", "autoplay's next turn", timeout=interval / 1000 * 4)
+    # The session follows the turns as it follows a swipe (the selected
+    # marker and the camera move on).
+    wait(driver, f"Number(document.body.dataset.selected) > {first} && Number(document.body.dataset.cameraIndex) > {first}",
+         "the marker and camera to follow autoplay")
+
+    # Stop: the label and the live region change, nothing turns.
+    rotation.click()
+    assert attr(driver, "#rotation", "aria-label") == START_LABEL
+    assert attr(driver, "#track", "aria-live") == "polite", "stopped: the live region is polite"
+    assert driver.execute_script("return document.body.dataset.autoplay") == "stopped"
+    index = driver.execute_script("return carouselPage.state.index")
+    # Hover and focus come and go: a user's stop outlasts them.
+    region = driver.find_element(By.ID, "track")
+    ActionChains(driver).move_to_element(region).perform()
+    ActionChains(driver).move_to_element(driver.find_element(By.CSS_SELECTOR, "header h1")).perform()
+    driver.execute_script("document.querySelector('#track .card[tabindex=\"0\"]').focus({preventScroll: true})")
+    driver.execute_script("document.getElementById('query').focus()")
+    time.sleep(interval / 1000 * 2.5)
+    assert driver.execute_script("return carouselPage.state.index") == index, "stopped: no turn, after hover and focus"
+    assert driver.execute_script("return document.body.dataset.autoplay") == "stopped"
+
+    # Play: rotation again, the live region off.
+    rotation.click()
+    assert attr(driver, "#rotation", "aria-label") == STOP_LABEL and attr(driver, "#track", "aria-live") == "off"
+    wait(driver, f"carouselPage.state.index === {index + 1}", "a turn after play", timeout=interval / 1000 * 4)
+
+    # Hover pauses; leaving resumes, the timer from zero.
+    ActionChains(driver).move_to_element(region).perform()
+    wait(driver, "document.body.dataset.autoplay === 'paused'", "hover to pause")
+    assert autoplay(driver)["reasons"] == ["hover"] and attr(driver, "#track", "aria-live") == "polite"
+    index = driver.execute_script("return carouselPage.state.index")
+    time.sleep(interval / 1000 * 2.5)
+    assert driver.execute_script("return carouselPage.state.index") == index, "no turn while hovered"
+    ActionChains(driver).move_to_element(driver.find_element(By.CSS_SELECTOR, "header h1")).perform()
+    resumed = time.monotonic()
+    wait(driver, "document.body.dataset.autoplay === 'playing'", "leaving to resume")
+    wait(driver, f"carouselPage.state.index === {index + 1}", "a turn after the hover", timeout=interval / 1000 * 4)
+    took = time.monotonic() - resumed
+    assert took > interval / 1000 * 0.6, f"the timer restarts from zero on resume: a turn {took:.2f} s after"
+
+    # Hovering the rotation button is not a pause (the APG example).
+    ActionChains(driver).move_to_element(rotation).perform()
+    time.sleep(0.1)
+    assert driver.execute_script("return document.body.dataset.autoplay") == "playing", autoplay(driver)
+    ActionChains(driver).move_to_element(driver.find_element(By.CSS_SELECTOR, "header h1")).perform()
+
+    # Keyboard focus on a slide pauses; focus elsewhere resumes.
+    driver.execute_script("document.querySelector('#track .card[tabindex=\"0\"]').focus({preventScroll: true})")
+    wait(driver, "document.body.dataset.autoplay === 'paused'", "focus to pause")
+    assert autoplay(driver)["reasons"] == ["focus"], autoplay(driver)
+    index = driver.execute_script("return carouselPage.state.index")
+    time.sleep(interval / 1000 * 2.5)
+    assert driver.execute_script("return carouselPage.state.index") == index, "no turn while focused"
+    driver.execute_script("document.getElementById('query').focus()")
+    wait(driver, "document.body.dataset.autoplay === 'playing'", "focus leaving to resume")
+    wait(driver, f"carouselPage.state.index === {index + 1}", "a turn after the focus", timeout=interval / 1000 * 4)
+    # At the last card the next turn wraps to the first: End from the
+    # keyboard (focus pauses), then focus leaves and rotation resumes.
+    driver.execute_script("document.querySelector('#track .card[tabindex=\"0\"]').focus({preventScroll: true})")
+    ActionChains(driver).send_keys(Keys.END).perform()
+    last = driver.execute_script("return carouselPage.state.count - 1")
+    wait(driver, f"carouselPage.state.index === {last} && Math.abs(carouselPage.state.offset - {last * PAGE}) < 1", "End")
+    driver.execute_script("document.getElementById('query').focus()")
+    wait(driver, "carouselPage.state.index === 0 && carouselPage.state.offset === 0", "autoplay to wrap to the first card",
+         timeout=interval / 1000 * 4)
+    wait(driver, "document.body.dataset.selected === '0' && document.body.dataset.cameraIndex === '0'",
+         "the marker and camera to follow the wrap")
+    turns = autoplay(driver)["turns"]
+    print(f"page ({'RTL' if rtl else 'LTR'}): autoplay every {interval} ms ({turns} turns), stop stays stopped "
+          f"through hover and focus, play restarts; hover and focus pause, resume from zero; wraps at the end")
+
+
+def check_reduced_motion(driver, url):
+    """Under prefers-reduced-motion: reduce (Chromium's emulation through
+    the DevTools protocol) the carousel starts stopped; a page jumps
+    rather than animating; play still starts it."""
+    interval = 800
+    driver.execute_cdp_cmd("Emulation.setEmulatedMedia",
+                           {"features": [{"name": "prefers-reduced-motion", "value": "reduce"}]})
+    try:
+        open_page(driver, url, f"?autoplay={interval}")
+        assert driver.execute_script("return matchMedia('(prefers-reduced-motion: reduce)').matches")
+        assert driver.execute_script("return document.body.dataset.autoplay") == "stopped"
+        assert attr(driver, "#rotation", "aria-label") == START_LABEL and attr(driver, "#track", "aria-live") == "polite"
+        time.sleep(interval / 1000 * 2.5)
+        assert driver.execute_script("return carouselPage.state.index") == 0, "no turn under reduced motion"
+        # A page jumps: the offset is at card 1 in the frame of the key press.
+        driver.execute_script("document.querySelector('#track .card[tabindex=\"0\"]').focus({preventScroll: true})")
+        offset = driver.execute_script(
+            "document.activeElement.dispatchEvent(new KeyboardEvent('keydown', {key: 'ArrowRight', bubbles: true}));"
+            "return carouselPage.state.offset")
+        assert offset == PAGE and driver.execute_script("return document.body.dataset.lastScroll") == "jump", offset
+        wait(driver, "document.body.dataset.selected === '1' && document.body.dataset.cameraIndex === '1'",
+             "the marker and camera to follow the jump")
+        driver.execute_script("document.getElementById('query').focus()")
+        driver.find_element(By.ID, "rotation").click()
+        assert driver.execute_script("return document.body.dataset.autoplay") == "playing"
+        wait(driver, "carouselPage.state.index === 2", "play to turn under reduced motion", timeout=interval / 1000 * 4)
+        assert driver.execute_script("return document.body.dataset.lastScroll") == "jump"
+        print("page: prefers-reduced-motion: starts stopped, pages jump, play still plays")
+    finally:
+        driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+
+
 def main(url, screenshot):
     options = webdriver.ChromeOptions()
     for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1280,900", "--disable-dev-shm-usage"]:
@@ -174,7 +424,9 @@ def main(url, screenshot):
     options.set_capability("goog:loggingPrefs", {"performance": "ALL"})
     driver = webdriver.Chrome(options=options, service=Service("/usr/bin/chromedriver"))
     try:
-        driver.get(url)
+        # Autoplay stopped: the drag, the marker click and the searches
+        # below expect the cards to move for them only.
+        driver.get(url + "?autoplay=stop")
         wait(driver, "document.body.dataset.ready === 'true'", "the session to open")
         wait(driver, "document.body.dataset.selected === '0'", "the initial marker")
         assert driver.execute_script("return carouselPage.state.camera.index") == 0
@@ -252,9 +504,21 @@ def main(url, screenshot):
                      "m.index === carouselPage.state.selected)", "the selected store's marker")
         wait(driver, f"Math.abs(carouselPage.state.offset - Math.round(carouselPage.state.offset / {PAGE}) * {PAGE}) < 1 && "
                      f"Math.round(carouselPage.state.offset / {PAGE}) === carouselPage.state.selected", "the cards to rest on it")
+        # Autoplay on (its button shows pause), taken before its first turn.
+        driver.find_element(By.ID, "rotation").click()
+        assert driver.execute_script("return document.body.dataset.autoplay") == "playing"
         driver.execute_script("window.scrollTo(0, 0)")
         driver.save_screenshot(screenshot)
         print(f"page: screenshot {screenshot}")
+
+        for rtl in (False, True):
+            check_keyboard(driver, url, rtl)
+        for rtl in (False, True):
+            check_autoplay(driver, url, rtl)
+        check_reduced_motion(driver, url)
+        for rtl in (False, True):
+            for playing in (True, False):
+                check_axe(driver, url, rtl, playing)
     finally:
         driver.quit()
 

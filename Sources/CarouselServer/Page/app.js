@@ -10,7 +10,18 @@
 // (Natural Earth's countries and capitals, /basemap/{z}/{x}/{y}.mvt) and
 // the list's clustered markers (/lists/{name}/tiles/{z}/{x}/{y}.mvt),
 // decoded here (mvt below); every request goes to the page's own server.
+// The carousel follows the W3C ARIA Authoring Practices Guide's carousel
+// pattern and its auto-rotating example (roles, rotation control, arrow
+// keys, autoplay that pauses for hover and focus), honours
+// `prefers-reduced-motion`, and lays out right-to-left with `?dir=rtl`.
 "use strict";
+
+const params = new URLSearchParams(location.search);
+// `?dir=rtl`: the document reads right to left (as an Arabic or Hebrew
+// app would), the strip with it: card 0 at the right edge.
+const RTL = params.get("dir") === "rtl";
+if (RTL) document.documentElement.dir = "rtl";
+const reducedMotion = matchMedia("(prefers-reduced-motion: reduce)");
 
 const W = 390, ITEM = 300, SPACING = 12, PAGE = ITEM + SPACING;   // groupPagingCentered: one card, neighbours peek
 const LEAD = (W - ITEM) / 2;                                         // centre alignment's leading inset
@@ -23,6 +34,7 @@ const DECELERATION = 0.99;                                           // UIKit's 
 const state = {
   list: null, count: 0, stores: [], listStores: [], results: false, markers: null, offset: 0, selected: null, camera: null,
   messages: 0, socket: null, animation: null, basemap: [], inset: [],
+  index: 0, scrollLeft: 0, rtl: RTL,   // the current card (logical), the web's scrollLeft for the offset
 };
 window.carouselState = state;
 
@@ -206,7 +218,7 @@ async function fetchMarkers() {
   // Results are few and drawn as they are; the clusters are the list's.
   if (state.results) { state.markers = null; drawMap(); return; }
   const z = Math.max(0, Math.min(22, Math.floor(overviewZoom())));
-  const query = state.selected != null ? `?selected=${state.selected}` : "";
+  const selected = state.selected, query = selected != null ? `?selected=${selected}` : "";
   const tiles = await Promise.all(tilesOfView(z).map(async (t) =>
     ({ t, layers: await getTile(`/lists/${encodeURIComponent(state.list)}/tiles/${t.z}/${t.x}/${t.y}.mvt${query}`) })));
   if (request !== markersRequest) return;
@@ -228,6 +240,7 @@ async function fetchMarkers() {
     }
   }
   state.markers = Array.from(found.values(), (v) => v.marker);
+  state.markersSelected = selected;   // which selection these markers were asked for (the browser check waits on it)
   document.body.dataset.markers = state.markers.length;
   drawMap();
 }
@@ -375,30 +388,86 @@ function drawMap() {
   }
 }
 
-// Cards: item i rests at offset i·PAGE, its leading edge at LEAD + i·PAGE − offset;
-// the scale is 0.7 + 0.3·(visible fraction), as the engine's visibility.
+// Offsets. `state.offset` is the LOGICAL offset: the distance scrolled
+// from the start edge, 0 with card 0 at rest and i·PAGE with card i, in
+// both directions, so "next" is always index + 1.
+// In right-to-left (`?dir=rtl`) card 0 sits at the right edge and later
+// cards run leftwards. A native `dir="rtl"` scroller would report
+// `scrollLeft` = −logical: CSSOM View puts 0 at the start (right) edge
+// and goes NEGATIVE toward the end, as Chromium does since 85 (and
+// Firefox, Safari). `state.scrollLeft` keeps that web value. The session
+// speaks the engine's convention (CarouselEngine's LayoutDirection: a
+// flipped UIKit flow layout's contentOffset.x, card 0 at maxOffset), so a
+// frame goes out as maxOffset + scrollLeft = maxOffset − logical, the
+// engine's `engineOffset(fromPlatform: .web)`; a scroll command comes back
+// in the same convention. In left-to-right all three are the same number.
+const maxOffset = () => Math.max(0, state.count - 1) * PAGE;
+const webScrollLeft = (logical) => (RTL ? -logical : logical);
+const engineOffset = (logical) => (RTL ? maxOffset() + webScrollLeft(logical) : logical);
+const logicalOffset = (engine) => (RTL ? maxOffset() - engine : engine);
+const clampIndex = (i) => Math.max(0, Math.min(state.count - 1, i));
+
+// Cards: item i rests at logical offset i·PAGE, its start edge at
+// LEAD + i·PAGE − offset from the viewport's start edge (the left one, or
+// the right one in right-to-left, where the card is drawn mirrored); the
+// scale is 0.7 + 0.3·(visible fraction), as the engine's visibility.
+// Only the cards in view (and one either side, and the current one) are
+// in the DOM.
+// Each card is a slide of the APG carousel pattern: a group with
+// aria-roledescription="slide", labelled "N of M" and its store's name.
+// The current slide (state.index: where the cards rest or are going) is
+// the one a keyboard reaches (roving tabindex); the others are hidden
+// from assistive technology, as the APG example hides its inactive
+// slides, so that the live region speaks of the current one only.
 const cards = new Map();
 function drawCards() {
   const first = Math.max(0, Math.floor((state.offset - LEAD) / PAGE) - 1);
   const last = Math.min(state.count - 1, Math.ceil((state.offset + W) / PAGE) + 1);
-  const focus = Math.max(0, Math.min(state.count - 1, Math.round(state.offset / PAGE)));
-  for (const [i, el] of cards) if (i < first || i > last) { el.remove(); cards.delete(i); }
-  for (let i = first; i <= last; i++) {
+  const focus = clampIndex(Math.round(state.offset / PAGE));
+  const wanted = (i) => (i >= first && i <= last) || i === state.index;
+  const indices = [];
+  for (let i = first; i <= last; i++) indices.push(i);
+  if (state.count && !indices.includes(state.index)) indices.push(state.index);
+  for (const i of indices) {
     let el = cards.get(i);
     if (!el) {
       el = document.createElement("div"); el.className = "card"; el.dataset.index = i; el.style.width = ITEM + "px";
+      el.setAttribute("role", "group"); el.setAttribute("aria-roledescription", "slide");
       const s = state.stores[i];
-      el.innerHTML = `<div class="n">#${i}</div><div class="name"></div><div class="where"></div>`;
+      el.innerHTML = `<div class="n"></div><div class="name"></div><div class="where"></div>`;
+      el.querySelector(".n").textContent = `${i + 1} of ${state.count}`;
       el.querySelector(".name").textContent = s ? s.name : "store " + i;
       el.querySelector(".where").textContent = s ? `${s.latitude.toFixed(4)}, ${s.longitude.toFixed(4)}` + (s.address ? " · " + s.address : "") : "";
+      el.setAttribute("aria-label", `${i + 1} of ${state.count}: ${s ? s.name : "store " + i}`);
       track.appendChild(el); cards.set(i, el);
     }
-    const left = LEAD + i * PAGE - state.offset;
-    const visible = Math.max(0, Math.min(left + ITEM, W) - Math.max(left, 0)) / ITEM;
-    el.style.left = left + "px";
+    const start = LEAD + i * PAGE - state.offset;
+    const visible = Math.max(0, Math.min(start + ITEM, W) - Math.max(start, 0)) / ITEM;
+    el.style.left = (RTL ? W - start - ITEM : start) + "px";
     el.style.transform = `scaleY(${0.7 + 0.3 * visible})`;
     el.classList.toggle("focused", i === focus);
   }
+  // Keyboard focus follows the current slide, moved before the old one
+  // loses its tabindex or leaves the DOM (either would drop focus to the
+  // body, and with it the carousel's focus pause). No scrolling into
+  // view: the strip is drawn by offsets, not scrolled.
+  const current = cards.get(state.index), active = document.activeElement;
+  if (current) { current.tabIndex = 0; current.removeAttribute("aria-hidden"); }
+  if (current && active !== current && active && active.classList.contains("card") && track.contains(active)) {
+    current.focus({ preventScroll: true });
+  }
+  for (const [i, el] of cards) {
+    if (!wanted(i)) { el.remove(); cards.delete(i); }
+    else if (el !== current) { el.removeAttribute("tabindex"); el.setAttribute("aria-hidden", "true"); }
+  }
+  // At an end, the button that would go past it does nothing (the page's
+  // layout does not loop; the engine's accessibility paging stops there
+  // too). aria-disabled, not disabled: a disabled button would drop the
+  // keyboard focus that pressed it.
+  document.getElementById("previous").setAttribute("aria-disabled", String(state.index <= 0));
+  document.getElementById("next").setAttribute("aria-disabled", String(state.index >= state.count - 1));
+  state.scrollLeft = webScrollLeft(state.offset);
+  document.body.dataset.index = state.index;
 }
 
 function log(text) {
@@ -410,14 +479,28 @@ function send(message) {
   if (state.socket && state.socket.readyState === WebSocket.OPEN) state.socket.send(JSON.stringify(message));
 }
 
+// A frame: the cards at logical offset x, sent as the session's offset.
 function setOffset(x) {
-  state.offset = Math.max(0, Math.min((state.count - 1) * PAGE, x));
+  state.offset = Math.max(0, Math.min(maxOffset(), x));
   drawCards();
-  send({ offset: state.offset });
+  send({ offset: engineOffset(state.offset) });
 }
 
-function animateTo(target, ms = 300) {
+// Scrolls to logical offset `target`, eased over `ms`, its frames sent as
+// a drag's are. Under `prefers-reduced-motion: reduce` (or a scroll
+// command that is not animated) it jumps: one frame at the target (WCAG
+// 2.2 SC 2.3.3 Animation from Interactions; the issue's reduceMotion:
+// scrolls jump instead of animating). The map has no flight to skip: it
+// draws each camera the session sends where it is, at once.
+function animateTo(target, ms = 300, animated = true) {
   cancelAnimationFrame(state.animation);
+  state.index = clampIndex(Math.round(target / PAGE));
+  if (!animated || reducedMotion.matches) {
+    document.body.dataset.lastScroll = "jump";
+    setOffset(target);
+    return;
+  }
+  document.body.dataset.lastScroll = "animated";
   const from = state.offset, start = performance.now();
   const step = (now) => {
     const u = Math.min(1, (now - start) / ms), e = u < 0.5 ? 2 * u * u : 1 - Math.pow(-2 * u + 2, 2) / 2;  // ease-in-out
@@ -427,18 +510,33 @@ function animateTo(target, ms = 300) {
   state.animation = requestAnimationFrame(step);
 }
 
+// One page to card `to`: clamped to the list (keys and buttons stop at
+// the ends), or wrapped (autoplay goes from the last card to the first).
+// The same frames a swipe sends, so the map follows as it does a swipe.
+function goTo(to, wrap = false) {
+  if (!state.count) return;
+  const index = wrap ? ((to % state.count) + state.count) % state.count : clampIndex(to);
+  if (index === state.index && Math.abs(state.offset - index * PAGE) < 0.5) return;
+  animateTo(index * PAGE);
+}
+
 // Dragging: the content follows the finger; on release the projected rest
 // p = x + v·d/(1 − d) picks the next card in the drag's direction, at most
-// one card per gesture (UIKit's groupPagingCentered).
+// one card per gesture (UIKit's groupPagingCentered). In right-to-left a
+// finger moving right reveals later cards: the logical offset grows.
+const DRAG_SIGN = RTL ? -1 : 1;
 let drag = null;
 carousel.addEventListener("pointerdown", (e) => {
   cancelAnimationFrame(state.animation);
   carousel.setPointerCapture(e.pointerId); carousel.classList.add("dragging");
   drag = { x: e.clientX, offset: state.offset, start: Math.round(state.offset / PAGE), samples: [[performance.now(), state.offset]] };
+  setPause("drag", true);
 });
 carousel.addEventListener("pointermove", (e) => {
   if (!drag) return;
-  setOffset(drag.offset - (e.clientX - drag.x));
+  const x = drag.offset - DRAG_SIGN * (e.clientX - drag.x);
+  state.index = clampIndex(Math.round(Math.max(0, Math.min(maxOffset(), x)) / PAGE));
+  setOffset(x);
   drag.samples.push([performance.now(), state.offset]); if (drag.samples.length > 5) drag.samples.shift();
 });
 const release = () => {
@@ -449,12 +547,119 @@ const release = () => {
   const x = state.offset, p = x + v * DECELERATION / (1 - DECELERATION);
   let index = p > x ? Math.ceil(p / PAGE) : p < x ? Math.floor(p / PAGE) : Math.round(p / PAGE);
   index = Math.max(drag.start - 1, Math.min(drag.start + 1, index));
-  index = Math.max(0, Math.min(state.count - 1, index));
+  index = clampIndex(index);
   drag = null;
   animateTo(index * PAGE);
+  setPause("drag", false);
 };
 carousel.addEventListener("pointerup", release);
 carousel.addEventListener("pointercancel", release);
+
+// Keys: Left and Right page one card, Home and End go to the first and
+// the last. The arrows follow the screen: in right-to-left the next card
+// lies to the LEFT, so ArrowLeft goes to it (the issue: the index is
+// logical, "next" is index + 1). Handled on the strip, where the current
+// slide has the focus.
+carousel.addEventListener("keydown", (e) => {
+  if (e.altKey || e.ctrlKey || e.metaKey) return;
+  const forward = RTL ? "ArrowLeft" : "ArrowRight", backward = RTL ? "ArrowRight" : "ArrowLeft";
+  if (e.key === forward) goTo(state.index + 1);
+  else if (e.key === backward) goTo(state.index - 1);
+  else if (e.key === "Home") goTo(0);
+  else if (e.key === "End") goTo(state.count - 1);
+  else return;
+  e.preventDefault();
+});
+document.getElementById("previous").addEventListener("click", () => goTo(state.index - 1));
+document.getElementById("next").addEventListener("click", () => goTo(state.index + 1));
+
+// Autoplay, as the APG "Auto-Rotating Image Carousel" example and WCAG 2.2
+// SC 2.2.2 (Pause, Stop, Hide: motion that lasts more than 5 s needs a
+// way to pause or stop it) have it:
+// - one card on per interval (5 s, or `?autoplay=MS`), wrapping from the
+//   last card to the first;
+// - paused while a reason holds: the pointer over the carousel, keyboard
+//   focus inside it, a drag, the page hidden. The rotation button itself
+//   is neither (as in the APG example: its hover and focus do not pause,
+//   so a keyboard can start rotation from it). Rotation resumes when the
+//   last reason ends, its timer from zero;
+// - stopped by the rotation button, and then only the button restarts it;
+// - stopped from the start under `prefers-reduced-motion: reduce` (the
+//   APG example: "a prefers-reduced-motion user setting must always
+//   override autoplay"), or with `?autoplay=stop`.
+// The slides' live region is `off` while rotating (a screen reader is
+// not interrupted by every turn) and `polite` otherwise, so a page the
+// user asks for is announced (APG: aria-live).
+const rotationButton = document.getElementById("rotation"), region = document.getElementById("region");
+const autoplayView = document.getElementById("autoplay");
+const autoplay = { interval: 5000, stopped: false, reasons: new Set(), timer: null, turns: 0 };
+const rotating = () => !autoplay.stopped && autoplay.reasons.size === 0;
+
+function updateAutoplay() {
+  const now = rotating();
+  if (now && autoplay.timer == null) autoplay.timer = setTimeout(turn, autoplay.interval);
+  else if (!now && autoplay.timer != null) { clearTimeout(autoplay.timer); autoplay.timer = null; }
+  // The APG example's labels: the button names the action it performs.
+  rotationButton.setAttribute("aria-label", autoplay.stopped ? "Start automatic slide show" : "Stop automatic slide show");
+  rotationButton.classList.toggle("playing", !autoplay.stopped);
+  track.setAttribute("aria-live", now ? "off" : "polite");
+  const mode = autoplay.stopped ? "stopped" : now ? "playing" : "paused";
+  document.body.dataset.autoplay = mode;
+  const every = autoplay.interval % 1000 ? `${autoplay.interval} ms` : `${autoplay.interval / 1000} s`;
+  autoplayView.textContent = mode === "playing" ? `autoplay: every ${every}`
+    : mode === "paused" ? `autoplay paused (${[...autoplay.reasons].join(", ")})` : "autoplay stopped";
+}
+
+function turn() {
+  autoplay.timer = null;
+  if (!rotating()) return;
+  autoplay.turns++;
+  goTo(state.index + 1, true);
+  updateAutoplay();
+}
+
+function setPause(reason, on) {
+  if (on === autoplay.reasons.has(reason)) return;
+  if (on) autoplay.reasons.add(reason); else autoplay.reasons.delete(reason);
+  updateAutoplay();
+}
+
+rotationButton.addEventListener("click", () => {
+  autoplay.stopped = !autoplay.stopped;
+  updateAutoplay();
+});
+// Hover: a mouse over the carousel but not over the rotation button.
+region.addEventListener("pointerover", (e) => {
+  if (e.pointerType === "mouse") setPause("hover", !rotationButton.contains(e.target));
+});
+region.addEventListener("pointerout", (e) => {
+  if (e.pointerType === "mouse" && !region.contains(e.relatedTarget)) setPause("hover", false);
+});
+// Focus: anywhere inside the carousel but the rotation button; focusout
+// says where focus goes next (null: out of the page, or to the body).
+region.addEventListener("focusin", (e) => setPause("focus", !rotationButton.contains(e.target)));
+region.addEventListener("focusout", (e) => {
+  const to = e.relatedTarget;
+  setPause("focus", !!to && region.contains(to) && !rotationButton.contains(to));
+});
+document.addEventListener("visibilitychange", () => setPause("hidden", document.hidden));
+// Turning reduced motion on stops the rotation as it would have at load.
+reducedMotion.addEventListener("change", () => { if (reducedMotion.matches) { autoplay.stopped = true; updateAutoplay(); } });
+
+// `?autoplay=MS` (a whole number of ms, more than 0 and at most a day, the
+// issue's bounds for autoplayMs) or `?autoplay=stop`; anything else is
+// named in the status line and the default kept.
+function configureAutoplay() {
+  const option = params.get("autoplay");
+  if (option === "stop") autoplay.stopped = true;
+  else if (option != null) {
+    const ms = Number(option);
+    if (Number.isInteger(ms) && ms > 0 && ms <= 86400000) autoplay.interval = ms;
+    else statusView.textContent = `?autoplay=${option}: a whole number of ms, 1 to 86400000, or stop; autoplay every 5 s`;
+  }
+  if (reducedMotion.matches) autoplay.stopped = true;
+  updateAutoplay();
+}
 
 canvas.addEventListener("click", (e) => {
   const r = canvas.getBoundingClientRect(), x = (e.clientX - r.left) * canvas.width / r.width, y = (e.clientY - r.top) * canvas.height / r.height;
@@ -492,6 +697,7 @@ function showList() {
 // The cards and markers become `stores` (the results, or the list again).
 function showStores(stores, results) {
   state.stores = stores; state.count = stores.length; state.results = results;
+  state.index = clampIndex(Math.round(state.offset / PAGE));
   for (const el of cards.values()) el.remove();
   cards.clear();
   document.getElementById("clear").disabled = !results;
@@ -517,7 +723,7 @@ function onMessage(event) {
     state.selected = m.index; document.body.dataset.selected = m.index;
     fetchMarkers().catch((error) => log("marker tiles: " + error.message));
   }
-  else if (m.type === "scroll") { animateTo(m.targetOffset); }
+  else if (m.type === "scroll") { animateTo(logicalOffset(m.targetOffset), 300, m.animated !== false); }
   drawMap();
 }
 
@@ -553,7 +759,8 @@ async function start() {
   state.socket = socket;
   socket.onopen = () => {
     statusView.textContent = `session open · ${list.name} · ${list.count} stores`;
-    socket.send(JSON.stringify({ layout: { viewport: W, itemLength: ITEM, spacing: SPACING, behavior: "groupPagingCentered", debounceMs: 250, zoom: ZOOM } }));
+    socket.send(JSON.stringify({ layout: { viewport: W, itemLength: ITEM, spacing: SPACING, behavior: "groupPagingCentered", debounceMs: 250, zoom: ZOOM,
+      ...(RTL ? { layoutDirection: "rightToLeft" } : {}) } }));
     document.body.dataset.ready = "true";
   };
   socket.onmessage = onMessage;
@@ -563,8 +770,10 @@ async function start() {
 // For the browser test: where a store is drawn, and the tile decoder.
 window.carouselPage = {
   state, overviewZoom, mvt, inset: INSET,
+  autoplay: () => ({ interval: autoplay.interval, stopped: autoplay.stopped, playing: rotating(), reasons: [...autoplay.reasons], turns: autoplay.turns }),
   markerPoint: (i) => toScreen(state.stores[i].p),
   pointOf: (latitude, longitude) => toScreen(project(latitude, longitude)),
 };
 
+configureAutoplay();
 start().catch((error) => { statusView.textContent = "error: " + error.message; });
