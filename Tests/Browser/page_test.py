@@ -215,7 +215,8 @@ def check_axe(driver, url, rtl, playing):
     where = f"{'RTL' if rtl else 'LTR'}, {want}"
     assert not results["violations"], f"axe ({where}): " + axe.report(results["violations"])
     print(f"page: axe-core {results['testEngine']['version']}: no violations ({where}; "
-          f"{len(results['passes'])} rules passed, {len(results['incomplete'])} to review)")
+          f"{len(results['passes'])} rules passed, {len(results['incomplete'])} to review: "
+          f"{', '.join(r['id'] for r in results['incomplete']) or 'none'})")
     return results
 
 
