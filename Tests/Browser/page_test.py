@@ -297,6 +297,46 @@ def check_keyboard(driver, url, rtl):
     print(f"page ({'RTL' if rtl else 'LTR'}): keyboard paging both ways, Home, the ends, previous and next buttons")
 
 
+def check_rtl_pointer(driver, url, screenshot):
+    """Right to left with the mouse: a drag to the RIGHT reveals the next
+    card (it lies to the left); a marker click scrolls the cards to its
+    store, the session's scroll command read in the engine's right-to-left
+    offsets (card 0 at maxOffset) and drawn at the web's negative
+    scrollLeft."""
+    open_page(driver, url, "?autoplay=stop&dir=rtl")
+    carousel = driver.find_element(By.ID, "carousel")
+    actions = ActionChains(driver, duration=16)
+    actions.move_to_element(carousel).click_and_hold()
+    for _ in range(10):
+        actions.move_by_offset(20, 0)
+    actions.release().perform()
+    wait(driver, "document.body.dataset.selected === '1' && document.body.dataset.cameraIndex === '1'",
+         "the marker and camera to follow a rightward drag in RTL")
+    wait(driver, f"Math.abs(carouselPage.state.offset - {PAGE}) < 1", "the cards to rest on card 1")
+    # Card 1 now sits where card 0 sat: the strip's centre.
+    middle = driver.execute_script(
+        "const s = document.getElementById('carousel').getBoundingClientRect(),"
+        " c = document.querySelector(\"#track .card[data-index='1']\").getBoundingClientRect();"
+        "return (c.left + c.right) / 2 - (s.left + s.right) / 2")
+    assert abs(middle) < 2, f"card 1 centred in the strip: {middle} px off"
+    driver.execute_script("document.getElementById('map').scrollIntoView({block: 'start'})")
+    dx, dy = driver.execute_script(
+        "const c = document.getElementById('map'), r = c.getBoundingClientRect(), p = carouselPage.markerPoint(5);"
+        "return [c.clientLeft + p.x * c.clientWidth / c.width - r.width / 2, c.clientTop + p.y * c.clientHeight / c.height - r.height / 2]")
+    ActionChains(driver).move_to_element_with_offset(driver.find_element(By.ID, "map"), round(dx), round(dy)).click().perform()
+    wait(driver, "document.body.dataset.selected === '5'", "the tapped marker in RTL")
+    wait(driver, f"Math.abs(carouselPage.state.offset - {5 * PAGE}) < 1 && carouselPage.state.index === 5",
+         "the cards to scroll to store 5 in RTL")
+    time.sleep(0.6)  # past the debounce: the scroll's own frames must not move the map again
+    assert driver.execute_script("return carouselPage.state.camera.index") == 5
+    assert driver.execute_script("return carouselPage.state.scrollLeft") == -5 * PAGE
+    # A second screenshot beside the first, for a look at the mirrored strip.
+    driver.execute_script("window.scrollTo(0, 0)")
+    driver.save_screenshot(re.sub(r"(\.png)?$", "-rtl.png", screenshot, count=1))
+    print("page (RTL): a rightward drag paged to card 1; a marker click scrolled the cards to store 5 (scrollLeft "
+          f"{-5 * PAGE})")
+
+
 def check_autoplay(driver, url, rtl):
     """Autoplay at a short interval: it turns one card per interval (the
     marker follows); the rotation button stops it (and the live region
@@ -424,6 +464,7 @@ def main(url, screenshot):
     # Chromium's network log: every request, WebSocket included.
     options.set_capability("goog:loggingPrefs", {"performance": "ALL"})
     driver = webdriver.Chrome(options=options, service=Service("/usr/bin/chromedriver"))
+    began = time.monotonic()
     try:
         # Autoplay stopped: the drag, the marker click and the searches
         # below expect the cards to move for them only.
@@ -514,12 +555,14 @@ def main(url, screenshot):
 
         for rtl in (False, True):
             check_keyboard(driver, url, rtl)
+        check_rtl_pointer(driver, url, screenshot)
         for rtl in (False, True):
             check_autoplay(driver, url, rtl)
         check_reduced_motion(driver, url)
         for rtl in (False, True):
             for playing in (True, False):
                 check_axe(driver, url, rtl, playing)
+        print(f"page: every check passed in {time.monotonic() - began:.0f} s")
     finally:
         driver.quit()
 

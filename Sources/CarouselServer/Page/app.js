@@ -39,6 +39,10 @@ const state = {
 window.carouselState = state;
 
 const canvas = document.getElementById("map"), ctx = canvas.getContext("2d");
+// A map is not mirrored in right-to-left: its labels are placed for
+// left-to-right text (a canvas's direction would otherwise inherit dir=rtl
+// and flip every textAlign "start").
+ctx.direction = "ltr";
 const track = document.getElementById("track"), carousel = document.getElementById("carousel");
 const logView = document.getElementById("log"), statusView = document.getElementById("status");
 
@@ -592,7 +596,7 @@ document.getElementById("next").addEventListener("click", () => goTo(state.index
 // user asks for is announced (APG: aria-live).
 const rotationButton = document.getElementById("rotation"), region = document.getElementById("region");
 const autoplayView = document.getElementById("autoplay");
-const autoplay = { interval: 5000, stopped: false, reasons: new Set(), timer: null, turns: 0 };
+const autoplay = { interval: 5000, stopped: false, reasons: new Set(), timer: null, turns: 0, note: "" };
 const rotating = () => !autoplay.stopped && autoplay.reasons.size === 0;
 
 function updateAutoplay() {
@@ -608,6 +612,7 @@ function updateAutoplay() {
   const every = autoplay.interval % 1000 ? `${autoplay.interval} ms` : `${autoplay.interval / 1000} s`;
   autoplayView.textContent = mode === "playing" ? `autoplay: every ${every}`
     : mode === "paused" ? `autoplay paused (${[...autoplay.reasons].join(", ")})` : "autoplay stopped";
+  if (autoplay.note) autoplayView.textContent += ` (${autoplay.note})`;
 }
 
 function turn() {
@@ -648,14 +653,14 @@ reducedMotion.addEventListener("change", () => { if (reducedMotion.matches) { au
 
 // `?autoplay=MS` (a whole number of ms, more than 0 and at most a day, the
 // issue's bounds for autoplayMs) or `?autoplay=stop`; anything else is
-// named in the status line and the default kept.
+// named beside the rotation button and the default kept.
 function configureAutoplay() {
   const option = params.get("autoplay");
   if (option === "stop") autoplay.stopped = true;
   else if (option != null) {
     const ms = Number(option);
     if (Number.isInteger(ms) && ms > 0 && ms <= 86400000) autoplay.interval = ms;
-    else statusView.textContent = `?autoplay=${option}: a whole number of ms, 1 to 86400000, or stop; autoplay every 5 s`;
+    else autoplay.note = `?autoplay=${option} ignored: a whole number of ms from 1 to 86400000, or stop`;
   }
   if (reducedMotion.matches) autoplay.stopped = true;
   updateAutoplay();
