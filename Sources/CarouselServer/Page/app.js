@@ -464,10 +464,11 @@ function drawCards() {
     if (!wanted(i)) { el.remove(); cards.delete(i); }
     else if (el !== current) { el.removeAttribute("tabindex"); el.setAttribute("aria-hidden", "true"); }
   }
-  // At an end, the button that would go past it does nothing (the page's
-  // layout does not loop; the engine's accessibility paging stops there
-  // too). aria-disabled, not disabled: a disabled button would drop the
-  // keyboard focus that pressed it.
+  // At an end, the button that would go past it does nothing: the page's
+  // layout does not loop, and issue 44 has paging stop at an end of a
+  // carousel that does not (only autoplay goes round). aria-disabled, not
+  // disabled: a disabled button would drop the keyboard focus that
+  // pressed it.
   document.getElementById("previous").setAttribute("aria-disabled", String(state.index <= 0));
   document.getElementById("next").setAttribute("aria-disabled", String(state.index >= state.count - 1));
   state.scrollLeft = webScrollLeft(state.offset);
