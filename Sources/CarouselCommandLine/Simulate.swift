@@ -43,6 +43,9 @@ extension Carousel {
         @OptionGroup(title: "Map")
         var map: MapOptions
 
+        @OptionGroup(title: "Accessibility")
+        var accessibility: AccessibilityOptions
+
         @Flag(help: "Print JSON Lines, one object per timeline entry, each as it is produced.")
         var json = false
 
@@ -50,7 +53,7 @@ extension Carousel {
         var limits: SimulationLimitOptions
 
         func run() throws {
-            let script = try Self.readScript(at: script, layout: layout, map: map)
+            let script = try Self.readScript(at: script, layout: layout, map: map, accessibility: accessibility)
             let stores = try WaitingStoreDirectory(engine: database.openEngineWaiting(access: .read), list: list)
             if json {
                 // Each line as it is produced: memory stays flat however
@@ -70,7 +73,9 @@ extension Carousel {
         /// layout and the MAP flags, if any, over its map; a file that is not
         /// JSON is reported by line and column. Its events stay in the file, read one at a time as the simulation
         /// runs: a million-event script runs in flat memory.
-        static func readScript(at path: String, layout: LayoutOptions, map: MapOptions? = nil) throws -> ScrollScriptFile {
+        static func readScript(
+            at path: String, layout: LayoutOptions, map: MapOptions? = nil, accessibility: AccessibilityOptions? = nil
+        ) throws -> ScrollScriptFile {
             do {
                 try FileHandle(forReadingFrom: URL(fileURLWithPath: path)).close()
             } catch {
@@ -94,6 +99,7 @@ extension Carousel {
             }
             if let zoom = layout.zoom { file.script.map?.zoom = zoom }
             if let framing = file.script.map { file.script.map = try MapOptions.validated(framing) }
+            if let accessibility { file.script = try accessibility.applied(to: file.script) }
             return file
         }
 

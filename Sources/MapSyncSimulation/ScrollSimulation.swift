@@ -22,6 +22,14 @@ public struct ScrollSimulation: Sendable {
     /// Where the events come from when they are read from a file as the
     /// simulation goes; nil: `script.events`.
     private let file: ScrollScriptFile?
+    /// The autoplay the script runs with; nil: none.
+    public let autoplay: AutoplaySettings?
+    /// Whether the script's last event is `end`.
+    private let hasEnd: Bool
+    /// Whether the timeline has `status` lines: the script gives a
+    /// `statusTemplate` or pages with `accessibilityScroll`. (Other scripts'
+    /// timelines stay as they were before statuses existed.)
+    public let recordsStatus: Bool
 
     /// Checks `script` against `stores` (indices in range, a valid layout);
     /// nothing runs if it throws.
@@ -35,6 +43,9 @@ public struct ScrollSimulation: Sendable {
         self.script = script
         self.stores = stores
         file = nil
+        autoplay = try script.resolvedAutoplay()
+        hasEnd = script.hasEnd
+        recordsStatus = script.statusTemplate != nil || script.hasAccessibilityScroll
     }
 
     /// Checks the script `file` holds against `stores`; its events are read
@@ -47,6 +58,9 @@ public struct ScrollSimulation: Sendable {
         layout = header.layout
         self.stores = stores
         self.file = file
+        autoplay = header.autoplay
+        hasEnd = file.hasEnd
+        recordsStatus = file.script.statusTemplate != nil || file.hasAccessibilityScroll
     }
 
     /// Runs the script: until its `end` event or until nothing is pending,
@@ -57,7 +71,11 @@ public struct ScrollSimulation: Sendable {
     ///     scrolls.
     ///   - time: stop the run at this time instead of the script's end.
     ///   - limits: the most virtual time and frames the run may take.
-    /// - Throws: a store lookup's error, or a ``SimulationLimitError``.
+    /// With autoplay the carousel turns forever: the script must end with
+    /// an `end` event, or the run be given a `time`.
+    ///
+    /// - Throws: a store lookup's error, a ``SimulationLimitError``, or a
+    ///   ``ScrollScriptError`` for autoplay with no end.
     public func run(
         trace: Bool = false, until time: Milliseconds? = nil, limits: SimulationLimits = .standard
     ) throws -> Outcome {
@@ -83,9 +101,16 @@ public struct ScrollSimulation: Sendable {
         onEntry: @escaping @Sendable (TimelineEntry) throws -> Void
     ) throws -> Outcome {
         try limits.validate()
+        if autoplay != nil, time == nil, !hasEnd {
+            throw ScrollScriptError(
+                #"autoplay turns the carousel forever: end the script with an {"at": t, "end": true} event"#)
+        }
         let run = try Run(
             layout: layout, stores: stores, initialIndex: script.initialIndex, trace: trace,
             debounceMs: script.resolvedDebounceMs, zoom: script.resolvedZoom, framing: script.map,
+            accessibility: Run.Accessibility(
+                autoplay: autoplay, reduceMotion: script.reduceMotion ?? false,
+                statusTemplate: script.statusTemplate ?? .standard, recordsStatus: recordsStatus),
             limits: limits, consume: onEntry)
         if let file {
             var events = try file.makeEvents()

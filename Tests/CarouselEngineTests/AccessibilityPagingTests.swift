@@ -1,0 +1,124 @@
+import CarouselEngine
+import Testing
+
+/// VoiceOver and TalkBack paging on the scroller (issue 44): one page per
+/// action, a loop wraps, an end does not move, `next` is index + 1 in
+/// right-to-left too; and the status template a screen reader speaks.
+@Suite("Accessibility paging")
+struct AccessibilityPagingTests {
+    /// Five 300-pt cards in a 390-pt viewport, centred: page 312.
+    private func layout(_ direction: LayoutDirection = .leftToRight, loop: Bool = false, padding: Int = 2) throws -> CarouselLayout {
+        try CarouselLayout(
+            layoutDirection: direction, viewport: 390, itemLength: .points(300), spacing: 12,
+            alignment: .center, dataCount: 5, loop: loop, loopPadding: padding, snap: .single)
+    }
+
+    /// Runs the scroller's frames until it settles; answers the last.
+    private func settle(_ scroller: inout CarouselScroller) throws -> Frame? {
+        var last: Frame?
+        while let due = scroller.nextFrameTime { last = try scroller.frame(at: due) }
+        return last
+    }
+
+    @Test func nextAndPreviousMoveOnePageAndAnEndDoesNotMove() throws {
+        var scroller = try CarouselScroller(layout: try layout())
+        let next = try scroller.accessibilityScroll(.next, animated: true, at: 0)
+        #expect(next.dataIndex == 1 && next.command?.targetOffset == 312 && next.command?.animated == true)
+        #expect(try settle(&scroller)?.dataIndex == 1)
+        // Previous from card 0: the end; nothing moves, the same card is answered.
+        var atStart = try CarouselScroller(layout: try layout())
+        let stuck = try atStart.accessibilityScroll(.previous, animated: true, at: 0)
+        #expect(stuck.isAtEnd && stuck.dataIndex == 0 && atStart.nextFrameTime == nil && atStart.offset == 0)
+        // And next from the last card.
+        var atEnd = try CarouselScroller(layout: try layout(), initialIndex: 4)
+        let last = try atEnd.accessibilityScroll(.next, animated: false, at: 0)
+        #expect(last.isAtEnd && last.dataIndex == 4 && atEnd.offset == 1248)
+        #expect(atEnd.accessibilityStatus() == "Store 5 of 5, 4")
+    }
+
+    @Test func reducedMotionPagesJumpAtOnce() throws {
+        var scroller = try CarouselScroller(layout: try layout())
+        let turn = try scroller.accessibilityScroll(.next, animated: false, at: 100)
+        #expect(turn.command?.animated == false)
+        // One frame, now, settled: no animation in between.
+        let frame = try scroller.frame(at: 100)
+        #expect(frame.offset == 312 && frame.isSettled && scroller.nextFrameTime == nil)
+    }
+
+    @Test func aLoopWrapsForwardPastTheLastStoreAndBackPastTheFirst() throws {
+        for padding in [1, 2] {
+            var scroller = try CarouselScroller(layout: try layout(loop: true, padding: padding), initialIndex: 4)
+            let wrap = try scroller.accessibilityScroll(.next, animated: true, at: 0)
+            #expect(!wrap.isAtEnd && wrap.dataIndex == 0, "padding \(padding)")
+            // Forward, not back across the list: the target lies one page on.
+            let settled = try #require(try settle(&scroller))
+            #expect(settled.dataIndex == 0 && scroller.focusedDataIndex == 0, "padding \(padding)")
+            let back = try scroller.accessibilityScroll(.previous, animated: true, at: scroller.time)
+            #expect(back.dataIndex == 4, "padding \(padding)")
+            #expect(try settle(&scroller)?.dataIndex == 4)
+        }
+        // Padding 1 at the band's edge: item n + k = 6 shows store 0; next
+        // jumps silently to its twin, then pages one forward.
+        var edge = try CarouselScroller(layout: try layout(loop: true, padding: 1))
+        try edge.setOffset(6 * 312, at: 0)
+        _ = try edge.frame(at: 0)
+        #expect(edge.focusedItem == 6 && edge.focusedDataIndex == 0)
+        let turn = try edge.accessibilityScroll(.next, animated: true, at: 0)
+        #expect(turn.dataIndex == 1 && turn.command?.index == 2)
+        let first = try edge.frame(at: edge.nextFrameTime ?? 0)
+        #expect(first.jump != nil, "the jump to the twin is reported with the next frame")
+        #expect(try settle(&edge)?.dataIndex == 1)
+    }
+
+    @Test func inRightToLeftNextIsIndexPlusOneWithTheOffsetMirrored() throws {
+        for loop in [false, true] {
+            var ltr = try CarouselScroller(layout: try layout(.leftToRight, loop: loop), initialIndex: 2)
+            var rtl = try CarouselScroller(layout: try layout(.rightToLeft, loop: loop), initialIndex: 2)
+            for direction in [AccessibilityScrollDirection.next, .next, .previous, .next, .next, .next] {
+                let l = try ltr.accessibilityScroll(direction, animated: true, at: ltr.time)
+                let r = try rtl.accessibilityScroll(direction, animated: true, at: rtl.time)
+                #expect(l.dataIndex == r.dataIndex && l.isAtEnd == r.isAtEnd)
+                if let lc = l.command, let rc = r.command {
+                    #expect(rc.targetOffset == rtl.layout.maxOffset - lc.targetOffset)
+                }
+                let lf = try settle(&ltr), rf = try settle(&rtl)
+                #expect(lf?.dataIndex == rf?.dataIndex)
+                #expect(ltr.offset == rtl.layout.maxOffset - rtl.offset)
+            }
+            // From 2: 3, 4, 3, 4, then 0 and 1 in loop mode (it wraps), or 4
+            // twice more without one (at the end).
+            #expect(rtl.focusedDataIndex == (loop ? 1 : 4))
+        }
+    }
+
+    @Test func anEmptyCarouselCannotPage() throws {
+        var scroller = try CarouselScroller(layout: try LayoutSpec().layout(dataCount: 0))
+        #expect(throws: ScrollError.itemOutOfRange(index: 0, dataCount: 0)) {
+            try scroller.accessibilityScroll(.next, animated: true, at: 0)
+        }
+        #expect(scroller.accessibilityStatus() == nil)
+    }
+
+    // MARK: Status template
+
+    @Test func aTemplateFillsItsPlaceholders() throws {
+        let template = try StatusTemplate("Store {position} of {count}, {name}, {hours}, {distance}")
+        #expect(
+            template.status([.position: "3", .count: "44", .name: "Haneul Coffee Cheongdam", .hours: "open until 22:00", .distance: "350 m"])
+                == "Store 3 of 44, Haneul Coffee Cheongdam, open until 22:00, 350 m")
+        #expect(template.placeholders == [.position, .count, .name, .hours, .distance])
+        #expect(try StatusTemplate("{count}개 중 {position}번째").status([.position: "3", .count: "44"]) == "44개 중 3번째")
+        #expect(StatusTemplate.standard.text == "Store {position} of {count}, {name}")
+    }
+
+    @Test func anUnknownPlaceholderIsAThrownErrorNamingTheKnownOnes() throws {
+        #expect(throws: StatusTemplateError(.unknownPlaceholder("nmae"))) { try StatusTemplate("Store {nmae}") }
+        #expect(throws: StatusTemplateError(.unclosed("{position of"))) { try StatusTemplate("Page {position of") }
+        #expect(throws: StatusTemplateError(.unknownPlaceholder(""))) { try StatusTemplate("{}") }
+        let message = StatusTemplateError(.unknownPlaceholder("nmae")).description
+        #expect(
+            message
+                == "unknown placeholder {nmae}; known placeholders: {position}, {count}, {name}, {id}, {hours}, {distance}")
+        #expect(!message.contains("\n"))
+    }
+}
