@@ -63,7 +63,7 @@ extension MapSyncViewModel {
 
     // MARK: Status
 
-    /// The template statuses are built from; ``StatusTemplate/standard`` until set.
+    /// The template statuses are built from; `StatusTemplate.standard` until set.
     public var statusTemplate: StatusTemplate { state.withLock { $0.statusTemplate } }
 
     /// Builds statuses from `template` from now on: the app's localized

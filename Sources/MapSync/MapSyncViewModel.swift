@@ -146,7 +146,8 @@ public final class MapSyncViewModel: Sendable {
     /// items with fraction and scale.
     public var cards: EventStream<CardState> { outputs.cards.asObservable() }
 
-    /// The animated scrolls the carousel must make, one per marker tap:
+    /// The scrolls the carousel must make — one per marker tap, accessibility
+    /// page action and autoplay turn — as
     /// `setContentOffset(targetOffset, animated: command.animated)`: animated
     /// unless reduced motion is on (``setReduceMotion(_:)``).
     public var carouselScroll: EventStream<ScrollCommand> { outputs.scroll.asObservable() }

@@ -24,7 +24,7 @@ public protocol StoreDirectory: Sendable {
     func index(ofStore id: String) throws -> Int?
 
     /// The app's words for store `index` in an accessibility status
-    /// (``StatusTemplate``'s `{name}`, `{hours}`, `{distance}`), looked up
+    /// (a `StatusTemplate`'s `{name}`, `{hours}`, `{distance}`), looked up
     /// once per status, never per frame. The default gives none: `{name}`
     /// then says the store's id.
     func statusDetails(at index: Int) throws -> StoreStatusDetails

@@ -68,6 +68,33 @@ import Testing
         #expect(harness.of("camera").count == 3)
     }
 
+    /// The transcript docs/server.md shows, line for line.
+    @Test func theDocumentedTranscript() async throws {
+        let harness = try Harness()
+        await harness.send(#"{"layout": {"autoplayMs": 5000}}"#)
+        await harness.advance(by: 5_000)
+        await harness.advance(by: 1_000)
+        await harness.send(#"{"pause": "typing", "on": true}"#)
+        await harness.send(#"{"pause": "voiceOver", "on": true}"#)
+        await harness.advance(by: 1_000)
+        await harness.send(#"{"accessibilityScroll": "next"}"#)
+        #expect(
+            harness.texts == [
+                #"{"t":0,"type":"camera","index":0,"storeId":"hc-001","latitude":37.4979,"longitude":127.0276,"zoom":16}"#,
+                #"{"t":0,"type":"marker","index":0,"storeId":"hc-001","previousIndex":null}"#,
+                #"{"t":0,"type":"autoplay","playing":true,"reasons":[]}"#,
+                #"{"t":5000,"type":"scroll","index":1,"targetOffset":312,"animated":true}"#,
+                #"{"t":5250,"type":"camera","index":1,"storeId":"hc-002","latitude":37.5206,"longitude":127.023,"zoom":16}"#,
+                #"{"t":5250,"type":"marker","index":1,"storeId":"hc-002","previousIndex":0}"#,
+                #"{"type":"error","error":{"code":"bad_message","message":"unknown pause reason 'typing': a pause reason is one of voiceOver, focus, hover, background, offscreen, mapGesture"}}"#,
+                #"{"t":6000,"type":"autoplay","playing":false,"reasons":["voiceOver"]}"#,
+                #"{"t":7000,"type":"camera","index":2,"storeId":"hc-003","latitude":37.527,"longitude":127.0395,"zoom":16}"#,
+                #"{"t":7000,"type":"marker","index":2,"storeId":"hc-003","previousIndex":1}"#,
+                #"{"t":7000,"type":"scroll","index":2,"targetOffset":624,"animated":true}"#,
+                #"{"t":7000,"type":"status","index":2,"text":"Store 3 of 44, hc-003"}"#,
+            ])
+    }
+
     @Test func autoplayTurnsOnTheSessionClockAndPausesForItsReasons() async throws {
         let harness = try Harness()
         await harness.send(#"{"layout":{"autoplayMs":5000,"debounceMs":250}}"#)
