@@ -34,6 +34,11 @@ public struct ScrollSimulation: Sendable {
     /// Checks `script` against `stores` (indices in range, a valid layout);
     /// nothing runs if it throws.
     public init(script: ScrollScript, stores: some StoreDirectory) throws(ScrollScriptError) {
+        try self.init(script: script, stores: stores, hasEnd: script.hasEnd)
+    }
+
+    /// `script` checked against `stores`, its events ending with `end` or not.
+    private init(script: ScrollScript, stores: some StoreDirectory, hasEnd: Bool) throws(ScrollScriptError) {
         try script.validate(storeCount: stores.count)
         do {
             layout = try script.layout.layout(dataCount: stores.count)
@@ -44,8 +49,9 @@ public struct ScrollSimulation: Sendable {
         self.stores = stores
         file = nil
         autoplay = try script.resolvedAutoplay()
-        hasEnd = script.hasEnd
+        self.hasEnd = hasEnd
         recordsStatus = script.statusTemplate != nil || script.hasAccessibilityScroll
+        try Self.checkEnd(autoplay: autoplay, hasEnd: hasEnd)
     }
 
     /// Checks the script `file` holds against `stores`; its events are read
@@ -53,7 +59,8 @@ public struct ScrollSimulation: Sendable {
     /// grow with their number.
     public init(file: ScrollScriptFile, stores: some StoreDirectory) throws(ScrollScriptError) {
         try file.validate(storeCount: stores.count)
-        let header = try ScrollSimulation(script: file.script, stores: stores)
+        // The header holds no events: the file says whether they end.
+        let header = try ScrollSimulation(script: file.script, stores: stores, hasEnd: file.hasEnd)
         script = header.script
         layout = header.layout
         self.stores = stores
@@ -61,6 +68,15 @@ public struct ScrollSimulation: Sendable {
         autoplay = header.autoplay
         hasEnd = file.hasEnd
         recordsStatus = file.script.statusTemplate != nil || file.hasAccessibilityScroll
+    }
+
+    /// Autoplay turns the carousel forever: a script with it must end with
+    /// `end`, or its run would go on to the virtual-time limit.
+    private static func checkEnd(autoplay: AutoplaySettings?, hasEnd: Bool) throws(ScrollScriptError) {
+        if autoplay != nil, !hasEnd {
+            throw ScrollScriptError(
+                #"autoplay turns the carousel forever: end the script with an {"at": t, "end": true} event"#)
+        }
     }
 
     /// Runs the script: until its `end` event or until nothing is pending,
@@ -71,11 +87,7 @@ public struct ScrollSimulation: Sendable {
     ///     scrolls.
     ///   - time: stop the run at this time instead of the script's end.
     ///   - limits: the most virtual time and frames the run may take.
-    /// With autoplay the carousel turns forever: the script must end with
-    /// an `end` event, or the run be given a `time`.
-    ///
-    /// - Throws: a store lookup's error, a ``SimulationLimitError``, or a
-    ///   ``ScrollScriptError`` for autoplay with no end.
+    /// - Throws: a store lookup's error, or a ``SimulationLimitError``.
     public func run(
         trace: Bool = false, until time: Milliseconds? = nil, limits: SimulationLimits = .standard
     ) throws -> Outcome {
@@ -101,10 +113,6 @@ public struct ScrollSimulation: Sendable {
         onEntry: @escaping @Sendable (TimelineEntry) throws -> Void
     ) throws -> Outcome {
         try limits.validate()
-        if autoplay != nil, time == nil, !hasEnd {
-            throw ScrollScriptError(
-                #"autoplay turns the carousel forever: end the script with an {"at": t, "end": true} event"#)
-        }
         let run = try Run(
             layout: layout, stores: stores, initialIndex: script.initialIndex, trace: trace,
             debounceMs: script.resolvedDebounceMs, zoom: script.resolvedZoom, framing: script.map,

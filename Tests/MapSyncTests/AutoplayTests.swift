@@ -29,9 +29,10 @@ import Testing
         // 44 stores in a loop, 5 s apart, run to the hour: 720 turns, the
         // last at 3,600,000 ms (its 300-ms animation ends past the standard
         // hour of virtual time, so the limit is raised a little).
-        let script = try ScrollScript(json: Data(#"{"layout": {"loop": true, "autoplayMs": 5000}, "events": []}"#.utf8))
+        let script = try ScrollScript(
+            json: Data(#"{"layout": {"loop": true, "autoplayMs": 5000}, "events": [{"at": 3600001, "end": true}]}"#.utf8))
         let outcome = try ScrollSimulation(script: script, stores: sampleStores(44)).run(
-            trace: true, until: 3_600_000, limits: SimulationLimits(maxVirtualMs: 3_601_000, maxFrames: 2_000_000))
+            trace: true, limits: SimulationLimits(maxVirtualMs: 3_601_000, maxFrames: 2_000_000))
         let turns = turns(outcome)
         #expect(turns.count == 720)
         #expect(turns.first?.time == 5000 && turns.last?.time == 3_600_000)
@@ -172,13 +173,13 @@ import Testing
     }
 
     @Test func autoplayWithoutAnEndEventIsAnErrorInsteadOfRunningForever() throws {
-        let simulation = try ScrollSimulation(script: ScrollScript(autoplayMs: 5000, events: []), stores: stores)
+        // Refused before anything runs (POST /simulate answers 422 with it).
         #expect {
-            try simulation.run()
+            try ScrollSimulation(script: ScrollScript(autoplayMs: 5000, events: [.init(at: 100, .offset(0))]), stores: stores)
         } throws: { error in
             "\(error)" == #"scroll script: autoplay turns the carousel forever: end the script with an {"at": t, "end": true} event"#
         }
-        // With a time to stop at, it runs.
-        #expect(try simulation.run(trace: true, until: 10_000).timeline.filter { $0.kind.name == "scroll" }.count == 2)
+        let ended = try ScrollSimulation(script: ScrollScript(autoplayMs: 5000, events: [.init(at: 10_001, .end)]), stores: stores)
+        #expect(try ended.run(trace: true).timeline.filter { $0.kind.name == "scroll" }.count == 2)
     }
 }

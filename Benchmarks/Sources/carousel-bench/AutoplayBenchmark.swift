@@ -16,7 +16,9 @@ struct AutoplayBenchmark {
             (0..<44).map { i in
                 StorePin(id: "s\(i)", latitude: 37.5 + Double(i) / 100, longitude: 127 + Double(i) / 100)
             })
-        let script = ScrollScript(layout: LayoutSpec(loop: true), autoplayMs: 5000, events: [])
+        // `end` just past the hour: the turn at 3,600,000 ms is the 720th.
+        let script = ScrollScript(
+            layout: LayoutSpec(loop: true), autoplayMs: 5000, events: [ScrollScript.Event(at: 3_600_001, .end)])
         let simulation = try ScrollSimulation(script: script, stores: stores)
         // The last turn's 300-ms animation ends past the hour.
         let limits = SimulationLimits(maxVirtualMs: 3_601_000, maxFrames: 2_000_000)
@@ -24,7 +26,7 @@ struct AutoplayBenchmark {
         for run in 0...runs {
             let counter = TurnCounter()
             let (_, elapsed) = try Stopwatch.time {
-                try simulation.run(trace: true, until: 3_600_000, limits: limits, onEntry: counter.count)
+                try simulation.run(trace: true, limits: limits, onEntry: counter.count)
             }
             guard counter.turns == 720 else {
                 throw BenchError("autoplay: an hour at 5 s took \(counter.turns) turns, not 720")
@@ -39,7 +41,7 @@ struct AutoplayBenchmark {
             target: .atMost(0.100, "100 ms"), measured: samples.median
         ))
         report.notes.append("""
-            autoplay: \(runs) runs in process of `ScrollSimulation.run(trace: true, until: 3600000)` on 44 stores \
+            autoplay: \(runs) runs in process of `ScrollSimulation.run(trace: true)` to an `end` at 3600001 ms on 44 stores \
             in a loop with autoplayMs 5000 (720 animated turns, their frames, the debounced cameras), after one \
             untimed run
             """)
