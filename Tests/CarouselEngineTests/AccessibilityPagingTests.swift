@@ -1,4 +1,5 @@
 import CarouselEngine
+import PropertyBased
 import Testing
 
 /// VoiceOver and TalkBack paging on the scroller (issue 44): one page per
@@ -120,5 +121,79 @@ struct AccessibilityPagingTests {
             message
                 == "unknown placeholder {nmae}; known placeholders: {position}, {count}, {name}, {id}, {hours}, {distance}")
         #expect(!message.contains("\n"))
+    }
+
+    // MARK: Property: right-to-left is the left-to-right run mirrored
+
+    /// One VoiceOver action of a random script: `next` or `previous`, animated
+    /// or not (reduced motion), and the ms until the next one (often less
+    /// than an animation, so pages interrupt pages).
+    struct Step: Sendable, CustomStringConvertible {
+        let direction: AccessibilityScrollDirection
+        let animated: Bool
+        let gap: Double
+        var description: String { "\(direction.rawValue)\(animated ? "" : " (jump)") +\(gap)" }
+
+        static let gen = zip(Gen.bool(), Gen.bool(), Gen.double(in: 0...700))
+            .map { Step(direction: $0 ? .next : .previous, animated: $1, gap: $2) }
+    }
+
+    /// For random layouts (every snap rule and preset, loops) and random
+    /// page scripts: each action goes to index ± 1 of the card focused then
+    /// (wrapping in a loop, staying at an end without one), and the
+    /// right-to-left run's turns and frames are the left-to-right run's,
+    /// offsets mirrored.
+    @Test func pagingIsLogicalAndRightToLeftIsTheMirror() throws {
+        let input = zip(MirrorGen.layout(), Step.gen.array(of: 1...12))
+        var counts = Counts()
+        try LayoutGen.check(input, seed: 0x41_31_31_59, trials: 1000) { value, context in
+            try Self.playTwins(value.0, value.1, context: "\(context) \(value.1)", counts: &counts)
+        }
+        // The scripts reach ends and wrap loops, not only the middle.
+        #expect(
+            counts.turns > 5_000 && counts.ends > 300 && counts.wraps > 100,
+            "\(counts.turns) turns, \(counts.ends) at an end, \(counts.wraps) wraps")
+    }
+
+    /// What the random scripts went through, so a generator gone tame shows.
+    struct Counts {
+        var turns = 0, ends = 0, wraps = 0
+    }
+
+    /// Plays `steps` on `ltr` and its right-to-left twin, checking each turn
+    /// and every frame.
+    private static func playTwins(_ ltr: CarouselLayout, _ steps: [Step], context: String, counts: inout Counts) throws {
+        let rtl = try rightToLeftTwin(of: ltr)
+        let m = rtl.maxOffset, n = ltr.dataCount
+        let tolerance = 1e-9 * max(1, m)
+        var left = try CarouselScroller(layout: ltr)
+        var right = try CarouselScroller(layout: rtl)
+        var t = 0.0
+        for step in steps {
+            var probe = left
+            let before = try probe.frame(at: t).dataIndex ?? -1
+            let a = try left.accessibilityScroll(step.direction, animated: step.animated, at: t)
+            let b = try right.accessibilityScroll(step.direction, animated: step.animated, at: t)
+            let moved = before + step.direction.step
+            let expected = ltr.loop != nil ? (moved + n) % n : min(max(moved, 0), n - 1)
+            #expect(a.dataIndex == expected, "\(context): from \(before)")
+            #expect(a.dataIndex == b.dataIndex && a.isAtEnd == b.isAtEnd, "\(context)")
+            #expect(a.command?.index == b.command?.index, "\(context)")
+            if let ca = a.command, let cb = b.command {
+                #expect(abs(cb.targetOffset - (m - ca.targetOffset)) <= tolerance, "\(context)")
+            }
+            counts.turns += 1
+            if a.isAtEnd { counts.ends += 1 }
+            if ltr.loop != nil, moved < 0 || moved >= n { counts.wraps += 1 }
+            t += step.gap
+            while let due = left.nextFrameTime, due <= t {
+                let fa = try left.frame(at: due)
+                let fb = try right.frame(at: right.nextFrameTime ?? due)
+                #expect(fa.time == fb.time && fa.index == fb.index && fa.dataIndex == fb.dataIndex, "\(context)")
+                #expect(fa.isSettled == fb.isSettled && fa.direction == fb.direction, "\(context)")
+                #expect(abs(fb.offset - (m - fa.offset)) <= tolerance, "\(context)")
+            }
+            #expect(right.nextFrameTime.map { $0 > t } ?? true, "\(context)")
+        }
     }
 }
