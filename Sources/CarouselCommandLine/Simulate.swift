@@ -19,8 +19,10 @@ extension Carousel {
                 center|inset|fit|keep, each with its transition from the previous one).
                 --json prints JSON Lines: {"t","type":"camera","index","storeId","latitude",\
                 "longitude","zoom"} (with a map also "target", "padding" and "animation") and \
-                {"t","type":"marker","index","storeId","previousIndex"}; \
-                --trace adds frame (offset, focus, direction), release (velocity, projected, \
+                {"t","type":"marker","index","storeId","previousIndex"}, and with the ACCESSIBILITY \
+                flags (or the script's keys and events of the same meaning) {"t","type":"status",\
+                "index","text"} (what a screen reader speaks) and {"t","type":"autoplay","playing",\
+                "reasons"}; --trace adds frame (offset, focus, direction), release (velocity, projected, \
                 targetOffset, index, motion), jump (from, to) and scroll (index, targetOffset, \
                 animated) lines. t is in ms of virtual time.
                 """
