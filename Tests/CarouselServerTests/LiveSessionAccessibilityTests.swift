@@ -72,8 +72,13 @@ import Testing
     @Test func theDocumentedTranscript() async throws {
         let harness = try Harness()
         await harness.send(#"{"layout": {"autoplayMs": 5000}}"#)
+        // Each advance stops at a timer's deadline (the turn, then the
+        // debounce), so each line's t is the deadline whatever the load: a
+        // test clock moved past it would date the line when the session
+        // got to it.
         await harness.advance(by: 5_000)
-        await harness.advance(by: 1_000)
+        await harness.advance(by: 250)
+        await harness.advance(by: 750)
         await harness.send(#"{"pause": "typing", "on": true}"#)
         await harness.send(#"{"pause": "voiceOver", "on": true}"#)
         await harness.advance(by: 1_000)
