@@ -74,6 +74,11 @@ struct SimulateAccessibilityCommandTests {
                 ["--status-template", "Store {nmae}"],
                 "Error: --status-template: unknown placeholder {nmae}; known placeholders: {position}, {count}, {name}, {id}, {hours}, {distance}"
             ),
+            (["--autoplay", "abc"], "Error: The value 'abc' is invalid for '--autoplay <MS>'"),
+            (
+                ["--autoplay", "5000", "--autoplay-end", "loop"],
+                "Error: The value 'loop' is invalid for '--autoplay-end <autoplay-end>'. Please provide one of 'rewind' and 'stop'."
+            ),
             (
                 ["--autoplay-end", "stop"],
                 "Error: --autoplay-end only applies to autoplay: give --autoplay MS too (or the script's autoplayMs)"
