@@ -27,6 +27,8 @@ let package = Package(
                 .product(name: "CarouselEngine", package: "MapCarousel"),
                 .product(name: "Clustering", package: "MapCarousel"),
                 .product(name: "Observables", package: "MapCarousel"),
+                .product(name: "MapSync", package: "MapCarousel"),
+                .product(name: "MapSyncSimulation", package: "MapCarousel"),
                 .product(name: "SyntheticStores", package: "MapCarousel"),
                 .product(name: "OpenCombine", package: "OpenCombine"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

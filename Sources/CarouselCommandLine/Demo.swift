@@ -118,6 +118,12 @@ extension Carousel {
                 return "the user taps marker #\(index) on the map"
             case .end:
                 return "the session ends"
+            case .autoplay(let play):
+                return play ? "the user plays autoplay" : "the user stops autoplay"
+            case let .pause(reason, on):
+                return "autoplay pause \(reason.rawValue) \(on ? "begins" : "ends")"
+            case .accessibilityScroll(let direction):
+                return "VoiceOver pages to the \(direction.rawValue) store"
             }
         }
     }

@@ -19,8 +19,10 @@ extension Carousel {
                 center|inset|fit|keep, each with its transition from the previous one).
                 --json prints JSON Lines: {"t","type":"camera","index","storeId","latitude",\
                 "longitude","zoom"} (with a map also "target", "padding" and "animation") and \
-                {"t","type":"marker","index","storeId","previousIndex"}; \
-                --trace adds frame (offset, focus, direction), release (velocity, projected, \
+                {"t","type":"marker","index","storeId","previousIndex"}, and with the ACCESSIBILITY \
+                flags (or the script's keys and events of the same meaning) {"t","type":"status",\
+                "index","text"} (what a screen reader speaks) and {"t","type":"autoplay","playing",\
+                "reasons"}; --trace adds frame (offset, focus, direction), release (velocity, projected, \
                 targetOffset, index, motion), jump (from, to) and scroll (index, targetOffset, \
                 animated) lines. t is in ms of virtual time.
                 """
@@ -43,6 +45,9 @@ extension Carousel {
         @OptionGroup(title: "Map")
         var map: MapOptions
 
+        @OptionGroup(title: "Accessibility")
+        var accessibility: AccessibilityOptions
+
         @Flag(help: "Print JSON Lines, one object per timeline entry, each as it is produced.")
         var json = false
 
@@ -50,7 +55,7 @@ extension Carousel {
         var limits: SimulationLimitOptions
 
         func run() throws {
-            let script = try Self.readScript(at: script, layout: layout, map: map)
+            let script = try Self.readScript(at: script, layout: layout, map: map, accessibility: accessibility)
             let stores = try WaitingStoreDirectory(engine: database.openEngineWaiting(access: .read), list: list)
             if json {
                 // Each line as it is produced: memory stays flat however
@@ -70,7 +75,9 @@ extension Carousel {
         /// layout and the MAP flags, if any, over its map; a file that is not
         /// JSON is reported by line and column. Its events stay in the file, read one at a time as the simulation
         /// runs: a million-event script runs in flat memory.
-        static func readScript(at path: String, layout: LayoutOptions, map: MapOptions? = nil) throws -> ScrollScriptFile {
+        static func readScript(
+            at path: String, layout: LayoutOptions, map: MapOptions? = nil, accessibility: AccessibilityOptions? = nil
+        ) throws -> ScrollScriptFile {
             do {
                 try FileHandle(forReadingFrom: URL(fileURLWithPath: path)).close()
             } catch {
@@ -94,6 +101,7 @@ extension Carousel {
             }
             if let zoom = layout.zoom { file.script.map?.zoom = zoom }
             if let framing = file.script.map { file.script.map = try MapOptions.validated(framing) }
+            if let accessibility { file.script = try accessibility.applied(to: file.script) }
             return file
         }
 

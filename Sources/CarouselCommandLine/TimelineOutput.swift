@@ -59,6 +59,11 @@ struct TimelineOutput {
             return (nil, "loop jump \(NumberFormatting.rounded(jump.from)) → \(NumberFormatting.rounded(jump.to)) (setContentOffset, silent)")
         case .scroll(let scroll):
             return (scroll.dataIndex, "carousel scrolls to \(NumberFormatting.rounded(scroll.targetOffset))\(scroll.animated ? ", animated" : "")")
+        case .status(let status):
+            return (status.index, "says \"\(status.text)\"")
+        case .autoplay(let autoplay):
+            let reasons = autoplay.reasons.map(\.rawValue).joined(separator: ", ")
+            return (nil, autoplay.isPlaying ? "autoplay plays" : "autoplay paused: \(reasons)")
         }
     }
 }

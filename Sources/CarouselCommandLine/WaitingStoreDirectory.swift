@@ -49,6 +49,13 @@ struct WaitingStoreDirectory: StoreDirectory {
         try Blocking.wait { [engine, list] in try await engine.store(list: list, at: index) }
     }
 
+    /// The store's name for an accessibility status's `{name}` (looked up
+    /// once per status). Hours and distance are an app's words, in its
+    /// locale and from where its user stands: the command has neither.
+    func statusDetails(at index: Int) throws -> StoreStatusDetails {
+        StoreStatusDetails(name: try store(at: index).name)
+    }
+
     /// The pins by index, behind a lock (a `StoreDirectory` is `Sendable`).
     private final class PinCache: Sendable {
         let lock = StateLock<[Int: StorePin]>([:])

@@ -202,17 +202,56 @@ public struct CarouselScroller: Hashable, Sendable {
             throw .itemOutOfRange(index: dataIndex, dataCount: layout.dataCount)
         }
         try advance(to: t)
+        return scroll(toLaidOutItem: layout.nearestItem(showing: dataIndex, toLogical: position), animated: animated)
+    }
+
+    /// Performs `command` as commanded: to its laid-out item (in loop mode
+    /// that very twin, so a page forward past the last store stays forward),
+    /// animated or at once. Cancels any motion and ends any drag.
+    @discardableResult
+    public mutating func perform(_ command: ScrollCommand, at t: Double) throws(ScrollError) -> ScrollCommand {
+        guard (0..<layout.itemCount).contains(command.index) else {
+            throw .itemOutOfRange(index: command.index, dataCount: layout.itemCount)
+        }
+        try advance(to: t)
+        return scroll(toLaidOutItem: command.index, animated: command.animated)
+    }
+
+    // MARK: Accessibility support (AccessibilityPaging.swift)
+
+    /// Laid-out item `item` (in `0..<itemCount`), animated from here or at
+    /// once, at the current time; cancels any motion and ends any drag.
+    mutating func scroll(toLaidOutItem item: Int, animated: Bool) -> ScrollCommand {
         logicalMotion = nil
         logicalDrag = nil
-        let item = layout.nearestItem(showing: dataIndex, toLogical: position)
         let target = layout.logicalRest(item)
         if animated {
-            start(.animate(from: position, to: target, duration: layout.animationMs, at: t))
+            start(.animate(from: position, to: target, duration: layout.animationMs, at: time))
         } else {
             move(to: target)
         }
         return ScrollCommand(
-            index: item, dataIndex: dataIndex, targetOffset: layout.logicalOffset(target), animated: animated)
+            index: item, dataIndex: layout.dataIndex(ofItem: item), targetOffset: layout.logicalOffset(target),
+            animated: animated)
+    }
+
+    /// Carries the clock to `t` and answers the focused item then.
+    mutating func focusedItemAfterAdvancing(to t: Double) throws(ScrollError) -> Int? {
+        try advance(to: t)
+        return focusedItem
+    }
+
+    /// A silent jump by `periods` whole loop periods to the twin showing
+    /// the same store, reported with the next frame as any loop jump is.
+    mutating func shiftByLoopPeriods(_ periods: Int) {
+        guard let loop = layout.loop else { return }
+        let from = position
+        let delta = Double(periods) * Double(loop.dataCount) * layout.page
+        position += delta
+        logicalMotion?.shift(by: delta)
+        logicalDrag?.shift(by: delta)
+        reportedOffset += delta
+        unreportedJump = Frame.Jump(from: unreportedJump?.from ?? from, to: position)
     }
 
     // MARK: Internals

@@ -41,6 +41,12 @@ package enum TimelineJSON {
             field("index", String(scroll.dataIndex))
             field("targetOffset", JSONNumber.exact(scroll.targetOffset))
             field("animated", String(scroll.animated))
+        case .status(let status):
+            field("index", String(status.index))
+            quoted("text", status.text)
+        case .autoplay(let autoplay):
+            field("playing", String(autoplay.isPlaying))
+            field("reasons", "[" + autoplay.reasons.map { #""\#($0.rawValue)""# }.joined(separator: ",") + "]")
         }
         return text + "}"
     }

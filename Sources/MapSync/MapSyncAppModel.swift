@@ -91,8 +91,9 @@ public final class MapSyncAppModel {
         core.marker.values()
     }
 
-    /// The animated scrolls the carousel must make, one per marker tap, in
-    /// order.
+    /// The scrolls the carousel must make, one per marker tap,
+    /// accessibility page action and autoplay turn, in order; each animated
+    /// only when its `animated` says so (never under reduced motion).
     public nonisolated var scrollCommands: AsyncThrowingStream<ScrollCommand, any Error> {
         core.carouselScroll.values()
     }

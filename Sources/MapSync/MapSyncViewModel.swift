@@ -66,9 +66,31 @@ public final class MapSyncViewModel: Sendable {
         /// The latest frame's offset: where a tap's scroll starts from, to
         /// pick the nearest twin in loop mode.
         var offset: Double = 0
+        /// The store of the last accessibility status (or the store the list
+        /// was loaded on): a settled page sends a status only when it differs.
+        var statusIndex: Int?
+        /// The template statuses are built from.
+        var statusTemplate = StatusTemplate.standard
+        /// Autoplay's setting and pause reasons.
+        var autoplay = AutoplayGate()
+        /// The pending turn while autoplay plays.
+        var autoplayTimer: (any Disposable)?
+        /// The item a commanded scroll (a tap, an accessibility page, an
+        /// autoplay turn) is heading for, until a frame reaches it or the
+        /// carousel settles or is dragged: a second VoiceOver swipe during
+        /// the first one's animation pages on from its target, not from the
+        /// card the animation has not yet left.
+        var commandedItem: Int?
+
+        /// The item the next page turn starts from.
+        func pagingItem(in layout: CarouselLayout) -> Int? {
+            commandedItem ?? layout.focusedItem(at: offset)
+        }
     }
 
     let state = StateLock(State())
+    /// The reduce-motion setting, read by the pipeline at each camera.
+    let motion = MotionPreference()
     /// The running pipeline of the loaded list; replacing it drops the old one.
     let pipeline = SerialDisposable()
 
@@ -106,6 +128,7 @@ public final class MapSyncViewModel: Sendable {
 
     deinit {
         pipeline.dispose()
+        state.withLock { $0.autoplayTimer }?.dispose()
     }
 
     // MARK: Outputs
@@ -123,9 +146,20 @@ public final class MapSyncViewModel: Sendable {
     /// items with fraction and scale.
     public var cards: EventStream<CardState> { outputs.cards.asObservable() }
 
-    /// The animated scrolls the carousel must make, one per marker tap:
-    /// `setContentOffset(targetOffset, animated: true)`.
+    /// The scrolls the carousel must make — one per marker tap, accessibility
+    /// page action and autoplay turn — as
+    /// `setContentOffset(targetOffset, animated: command.animated)`: animated
+    /// unless reduced motion is on (``setReduceMotion(_:)``).
     public var carouselScroll: EventStream<ScrollCommand> { outputs.scroll.asObservable() }
+
+    /// What a screen reader speaks: one status per settled page (none during
+    /// a drag), one per accessibility page action at once, and the same
+    /// status again when such an action finds the carousel at an end.
+    public var accessibilityStatus: EventStream<AccessibilityStatus> { outputs.status.asObservable() }
+
+    /// Autoplay's state whenever it changes, while autoplay is on
+    /// (``setAutoplay(_:)``).
+    public var autoplay: EventStream<AutoplayState> { outputs.autoplay.asObservable() }
 
     // MARK: Inputs
 
@@ -152,6 +186,9 @@ public final class MapSyncViewModel: Sendable {
         state.withLock { state in
             state.session = session
             state.offset = count == 0 ? 0 : layout.rest(layout.firstDataItem + focusedIndex)
+            // The page a list opens on is not announced: it was not turned.
+            state.statusIndex = count == 0 ? nil : focusedIndex
+            state.commandedItem = nil
         }
         // Setting the serial disposable disposes the old pipeline first: its
         // pending debounce timer is cancelled, its distinct state dropped.
@@ -167,6 +204,9 @@ public final class MapSyncViewModel: Sendable {
         guard
             let session = state.withLock({ state -> Session? in
                 state.offset = frame.offset
+                // Reached, at rest, or moved to a twin (a loop jump: the
+                // item heading for is counted in the old twin's numbers).
+                if frame.isSettled || frame.jump != nil || frame.index == state.commandedItem { state.commandedItem = nil }
                 return state.session
             })
         else { return }
@@ -179,10 +219,12 @@ public final class MapSyncViewModel: Sendable {
         if let index = frame.dataIndex, index < session.count {
             focus.onNext(index)
         }
+        if frame.isSettled { didSettle() }
     }
 
     /// The user tapped store `index`'s marker: selects it and moves the
-    /// camera now, and commands an animated carousel scroll to its card (in
+    /// camera now, and commands a carousel scroll to its card (animated
+    /// unless reduced motion is on; in
     /// loop mode, the twin nearest the current offset).
     public func tapMarker(_ index: Int) throws(MapSyncError) {
         let (session, offset) = state.withLock { ($0.session, $0.offset) }
@@ -191,16 +233,23 @@ public final class MapSyncViewModel: Sendable {
             throw .indexOutOfRange(index: index, count: count)
         }
         session.selections.onNext(index)
+        // Autoplay waits for the tap's scroll to settle (didSettle()).
+        updateAutoplay { $0.reasons.insert(.markerTap) }
         let item = session.layout.nearestItem(showing: index, to: offset)
+        state.withLock { $0.commandedItem = item }
         outputs.scroll.onNext(
             ScrollCommand(
-                index: item, dataIndex: index, targetOffset: session.layout.rest(item), animated: true))
+                index: item, dataIndex: index, targetOffset: session.layout.rest(item), animated: !motion.reduceMotion))
     }
 
     /// Ends the input, as a script's `end`: a focused index still waiting in
     /// the debounce is emitted now, then every output completes. The view
     /// model takes no more input afterwards.
     public func finish() {
+        state.withLock { state in
+            state.autoplayTimer?.dispose()
+            state.autoplayTimer = nil
+        }
         focus.onCompleted()
         // With nothing loaded there is no pipeline to carry the completion.
         if state.withLock({ $0.session == nil }) { outputs.complete() }
@@ -213,7 +262,7 @@ public final class MapSyncViewModel: Sendable {
     /// The closures capture the session and the output subjects, never
     /// `self`: the view model owns the pipeline, not the other way round.
     func makePipeline(for session: Session) -> any Disposable {
-        let outputs = outputs, plainZoom = plainZoom, framingNow = framingNow
+        let outputs = outputs, plainZoom = plainZoom, framingNow = framingNow, motion = motion
         let selected = session.selections.asObservable()
             .distinctUntilChanged()
             .subscribe(
@@ -222,7 +271,9 @@ public final class MapSyncViewModel: Sendable {
                         outputs.reselect(index, in: session)
                     } else {
                         let framing = framingNow.value
-                        outputs.select(index, in: session, zoom: framing?.zoom ?? plainZoom, framing: framing)
+                        outputs.select(
+                            index, in: session, zoom: framing?.zoom ?? plainZoom, framing: framing,
+                            reduceMotion: motion.reduceMotion)
                     }
                 },
                 onCompleted: { outputs.complete() }
@@ -241,14 +292,16 @@ struct Outputs: Sendable {
     let marker = PublishSubject<MarkerSelection>()
     let cards = PublishSubject<CardState>()
     let scroll = PublishSubject<ScrollCommand>()
+    let status = PublishSubject<AccessibilityStatus>()
+    let autoplay = PublishSubject<AutoplayState>()
 
     /// A selected index that passed distinct: looks its store up (the only
     /// lookup of the pipeline; in `fit` mode its neighbours' too) and emits
     /// camera, then marker. A failed lookup ends both with the error, as an
     /// Rx source failing would.
-    func select(_ index: Int, in session: Session, zoom: Double, framing: MapFraming?) {
+    func select(_ index: Int, in session: Session, zoom: Double, framing: MapFraming?, reduceMotion: Bool) {
         let pin: StorePin
-        let move: CameraPosition?
+        var move: CameraPosition?
         do {
             pin = try session.stores.pin(at: index)
             move =
@@ -264,6 +317,12 @@ struct Outputs: Sendable {
             return previous
         }
         session.selectedStoreId.withLock { $0 = pin.id }
+        if reduceMotion, let current = move {
+            // Reduced motion (UIAccessibility.isReduceMotionEnabled,
+            // prefers-reduced-motion): the camera is set, never flown; a
+            // list's first camera still has nothing to animate.
+            move?.animation = current.animation?.kind == CameraTransition.Kind.none ? CameraTransition.none : .jump
+        }
         if let move { camera.onNext(move) }
         marker.onNext(MarkerSelection(index: index, storeId: pin.id, previousIndex: previous))
     }
@@ -281,6 +340,8 @@ struct Outputs: Sendable {
         marker.onCompleted()
         cards.onCompleted()
         scroll.onCompleted()
+        status.onCompleted()
+        autoplay.onCompleted()
     }
 }
 

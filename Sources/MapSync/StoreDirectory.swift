@@ -22,6 +22,12 @@ public protocol StoreDirectory: Sendable {
     /// The default looks at every pin in order; a directory with an index
     /// (a database) should answer from it.
     func index(ofStore id: String) throws -> Int?
+
+    /// The app's words for store `index` in an accessibility status
+    /// (a `StatusTemplate`'s `{name}`, `{hours}`, `{distance}`), looked up
+    /// once per status, never per frame. The default gives none: `{name}`
+    /// then says the store's id.
+    func statusDetails(at index: Int) throws -> StoreStatusDetails
 }
 
 extension StoreDirectory {

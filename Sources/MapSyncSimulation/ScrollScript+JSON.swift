@@ -49,12 +49,30 @@ private struct ScriptDocument: Decodable {
         try top.rejectUnknownKeys(allowing: ["layout", "map", "initialIndex", "events"], in: "the script")
 
         var layout = LayoutSpec(), debounceMs: Double?, zoom: Double?
+        var autoplayMs: Double?, autoplayEnd: AutoplayEnd?, reduceMotion: Bool?, statusTemplate: StatusTemplate?
         if top.contains("layout") {
             let layoutDecoder = try top.superDecoder(forKey: "layout")
-            layout = try LayoutSpec(from: layoutDecoder, allowingKeys: ["debounceMs", "zoom"])
+            layout = try LayoutSpec(
+                from: layoutDecoder,
+                allowingKeys: ["debounceMs", "zoom", "autoplayMs", "autoplayEnd", "reduceMotion", "statusTemplate"])
             let extra = try layoutDecoder.container(keyedBy: AnyKey.self)
             debounceMs = try extra.decodeIfPresent(Double.self, forKey: "debounceMs")
             zoom = try extra.decodeIfPresent(Double.self, forKey: "zoom")
+            autoplayMs = try extra.decodeIfPresent(Double.self, forKey: "autoplayMs")
+            if let name = try extra.decodeIfPresent(String.self, forKey: "autoplayEnd") {
+                guard let end = AutoplayEnd(rawValue: name) else {
+                    throw Problem("layout.autoplayEnd must be rewind or stop (got '\(name.prefix(40))')")
+                }
+                autoplayEnd = end
+            }
+            reduceMotion = try extra.decodeIfPresent(Bool.self, forKey: "reduceMotion")
+            if let text = try extra.decodeIfPresent(String.self, forKey: "statusTemplate") {
+                do {
+                    statusTemplate = try StatusTemplate(text)
+                } catch {
+                    throw Problem("layout.statusTemplate: \(error)")
+                }
+            }
         }
         var map: MapFraming?
         if top.contains("map") {
@@ -73,7 +91,9 @@ private struct ScriptDocument: Decodable {
             events.append(try EventDocument.decode(from: list.superDecoder(), position: position))
         }
         script = ScrollScript(
-            layout: layout, debounceMs: debounceMs, zoom: zoom, map: map, initialIndex: initialIndex, events: events)
+            layout: layout, debounceMs: debounceMs, zoom: zoom, map: map, initialIndex: initialIndex,
+            autoplayMs: autoplayMs, autoplayEnd: autoplayEnd, reduceMotion: reduceMotion, statusTemplate: statusTemplate,
+            events: events)
     }
 }
 
@@ -143,7 +163,7 @@ private enum MapDocument {
 
 /// One element of `events`: `{"at": T, <one action key>: …}`.
 enum EventDocument {
-    static let actions = ["drag", "offset", "scrollTo", "tapMarker", "end"]
+    static let actions = ["drag", "offset", "scrollTo", "tapMarker", "autoplay", "pause", "accessibilityScroll", "end"]
 
     /// Decodes the event at `position`, turning any problem into a
     /// ``ScrollScriptError`` that names it (and its time, once known).
@@ -163,7 +183,7 @@ enum EventDocument {
     }
 
     private static func action(in event: KeyedDecodingContainer<AnyKey>) throws -> ScrollScript.Action {
-        let keys = event.allKeys.map(\.stringValue).filter { $0 != "at" && $0 != "animated" }
+        let keys = event.allKeys.map(\.stringValue).filter { $0 != "at" && $0 != "animated" && $0 != "on" }
         if let unknown = keys.first(where: { !actions.contains($0) }) {
             throw Problem("unknown event '\(unknown)': an event is one of \(actions.joined(separator: ", "))")
         }
@@ -175,6 +195,9 @@ enum EventDocument {
         }
         if event.contains("animated"), name != "scrollTo" {
             throw Problem("animated only applies to scrollTo")
+        }
+        if event.contains("on"), name != "pause" {
+            throw Problem("on only applies to pause")
         }
         switch name {
         case "drag":
@@ -192,6 +215,29 @@ enum EventDocument {
                 animated: try event.decodeIfPresent(Bool.self, forKey: "animated") ?? true)
         case "tapMarker":
             return .tapMarker(try event.wholeNumber("tapMarker"))
+        case "autoplay":
+            switch try event.decode(String.self, forKey: "autoplay") {
+            case "start": return .autoplay(play: true)
+            case "stop": return .autoplay(play: false)
+            case let other: throw Problem("autoplay must be start or stop (got '\(other.prefix(40))')")
+            }
+        case "pause":
+            let reason: AutoplayPauseReason
+            do {
+                reason = try AutoplayPauseReason(externalName: try event.decode(String.self, forKey: "pause"))
+            } catch let error as AutoplayError {
+                throw Problem(error.description)
+            }
+            guard event.contains("on") else {
+                throw Problem("pause needs \"on\": true when the reason begins, false when it ends")
+            }
+            return .pause(reason, on: try event.decode(Bool.self, forKey: "on"))
+        case "accessibilityScroll":
+            let name = try event.decode(String.self, forKey: "accessibilityScroll")
+            guard let direction = AccessibilityScrollDirection(rawValue: name) else {
+                throw Problem("accessibilityScroll must be next or previous (got '\(name.prefix(40))')")
+            }
+            return .accessibilityScroll(direction)
         default:
             guard try event.decode(Bool.self, forKey: "end") else {
                 throw Problem("end must be true (leave it out to run until nothing is pending)")

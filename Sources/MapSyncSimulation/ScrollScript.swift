@@ -12,6 +12,22 @@ import Observables
 /// `tileSize`, `framing`, `neighbors`, `fitPadding`, `keepMargin`,
 /// `minZoom`, `maxZoom`, `zoom`, `maxDurationMs`).
 ///
+/// The `layout` object also takes map sync's accessibility keys:
+/// `autoplayMs`, `autoplayEnd` (`rewind` or `stop`), `reduceMotion` and
+/// `statusTemplate`; and events page with `accessibilityScroll`, play and
+/// stop autoplay, and pause it for an outside reason:
+///
+/// ```json
+/// {"layout": {"autoplayMs": 5000, "statusTemplate": "Store {position} of {count}, {name}"},
+///  "events": [
+///    {"at": 0,     "pause": "hover", "on": true},
+///    {"at": 2000,  "pause": "hover", "on": false},
+///    {"at": 9000,  "accessibilityScroll": "next"},
+///    {"at": 12000, "autoplay": "stop"},
+///    {"at": 20000, "end": true}
+///  ]}
+/// ```
+///
 /// Read one from JSON with ``init(json:)``:
 ///
 /// ```json
@@ -57,6 +73,16 @@ public struct ScrollScript: Hashable, Sendable {
         case tapMarker(Int)
         /// The input completes: a pending debounced value is emitted now.
         case end
+        /// The user's play (`true`, `"autoplay": "start"`) or stop (`false`,
+        /// `"autoplay": "stop"`): the APG carousel example's rotation button.
+        case autoplay(play: Bool)
+        /// An outside reason to pause autoplay begins (`on`) or ends
+        /// (`"pause": "hover", "on": true`); one of
+        /// `AutoplayPauseReason.external`.
+        case pause(AutoplayPauseReason, on: Bool)
+        /// VoiceOver's three-finger swipe or TalkBack's scroll action: one
+        /// store `next` or `previous`, logically (in right-to-left too).
+        case accessibilityScroll(AccessibilityScrollDirection)
 
         /// The event's name as a script spells it.
         public var name: String {
@@ -66,6 +92,9 @@ public struct ScrollScript: Hashable, Sendable {
             case .scrollTo: "scrollTo"
             case .tapMarker: "tapMarker"
             case .end: "end"
+            case .autoplay: "autoplay"
+            case .pause: "pause"
+            case .accessibilityScroll: "accessibilityScroll"
             }
         }
     }
@@ -84,14 +113,33 @@ public struct ScrollScript: Hashable, Sendable {
     public var map: MapFraming?
     /// The store the carousel rests on at t = 0.
     public var initialIndex: Int
+    /// Autoplay's interval in ms (the `layout` object's `autoplayMs`); nil:
+    /// no autoplay.
+    public var autoplayMs: Milliseconds?
+    /// What autoplay does at the last store without a loop (the `layout`
+    /// object's `autoplayEnd`); nil: `rewind`. Needs ``autoplayMs``.
+    public var autoplayEnd: AutoplayEnd?
+    /// The user's reduced-motion preference (the `layout` object's
+    /// `reduceMotion`); nil: off.
+    public var reduceMotion: Bool?
+    /// The accessibility status template (the `layout` object's
+    /// `statusTemplate`); nil: `StatusTemplate.standard`. A script that
+    /// gives one, or pages with `accessibilityScroll`, has `status` lines in
+    /// its timeline.
+    public var statusTemplate: StatusTemplate?
     /// The events, in non-decreasing ``Event/at`` order; events at the same
     /// instant happen in list order.
     public var events: [Event]
 
     public init(
         layout: LayoutSpec = LayoutSpec(), debounceMs: Milliseconds? = nil, zoom: Double? = nil,
-        map: MapFraming? = nil, initialIndex: Int = 0, events: [Event]
+        map: MapFraming? = nil, initialIndex: Int = 0, autoplayMs: Milliseconds? = nil, autoplayEnd: AutoplayEnd? = nil,
+        reduceMotion: Bool? = nil, statusTemplate: StatusTemplate? = nil, events: [Event]
     ) {
+        self.autoplayMs = autoplayMs
+        self.autoplayEnd = autoplayEnd
+        self.reduceMotion = reduceMotion
+        self.statusTemplate = statusTemplate
         self.layout = layout
         self.debounceMs = debounceMs
         self.zoom = zoom
@@ -104,6 +152,36 @@ public struct ScrollScript: Hashable, Sendable {
     public var resolvedDebounceMs: Milliseconds { debounceMs ?? MapSyncViewModel.defaultDebounceMs }
     /// The zoom the script runs with.
     public var resolvedZoom: Double { zoom ?? MapSyncViewModel.defaultZoom }
+
+    /// Whether the last event is `end`.
+    public var hasEnd: Bool {
+        if case .end = events.last?.action { true } else { false }
+    }
+
+    /// Whether an event pages with `accessibilityScroll`.
+    public var hasAccessibilityScroll: Bool {
+        events.contains { event in
+            if case .accessibilityScroll = event.action { true } else { false }
+        }
+    }
+
+    /// The autoplay the script runs with; nil: none.
+    ///
+    /// - Throws: the message for an interval out of range, or an
+    ///   `autoplayEnd` without `autoplayMs`.
+    public func resolvedAutoplay() throws(ScrollScriptError) -> AutoplaySettings? {
+        guard let autoplayMs else {
+            if autoplayEnd != nil {
+                throw ScrollScriptError("layout.autoplayEnd only applies to autoplay: give layout.autoplayMs too")
+            }
+            return nil
+        }
+        do {
+            return try AutoplaySettings(intervalMs: autoplayMs, end: autoplayEnd ?? .rewind)
+        } catch {
+            throw ScrollScriptError("layout.autoplayMs: \(error)")
+        }
+    }
 }
 
 // MARK: - Validation
@@ -119,6 +197,7 @@ extension ScrollScript {
         if let zoom, !(zoom.isFinite && zoom >= 0) {
             throw ScrollScriptError("layout.zoom must be a finite zoom level ≥ 0 (got \(ScrollScriptError.format(zoom)))")
         }
+        _ = try resolvedAutoplay()
         if let map {
             do {
                 try map.validate()
@@ -154,8 +233,12 @@ extension ScrollScript {
                 guard position == events.count - 1 else {
                     throw fail("end must be the last event: nothing happens after the input completes")
                 }
-            case .scrollTo, .tapMarker:
+            case .scrollTo, .tapMarker, .autoplay, .accessibilityScroll:
                 break
+            case .pause(let reason, _):
+                guard AutoplayPauseReason.external.contains(reason) else {
+                    throw fail(AutoplayError.notExternal(reason).description)
+                }
             }
         }
     }

@@ -19,6 +19,10 @@ public struct ScrollScriptFile: Sendable {
     public var script: ScrollScript
     /// The number of events.
     public let eventCount: Int
+    /// Whether the last event is `end`.
+    public let hasEnd: Bool
+    /// Whether an event pages with `accessibilityScroll`.
+    public let hasAccessibilityScroll: Bool
     /// The event with the lowest and with the highest store index
     /// (`scrollTo`, `tapMarker`), for ``validate(storeCount:)``.
     private let lowestIndex: (index: Int, event: Int, at: Double, action: String)?
@@ -29,7 +33,7 @@ public struct ScrollScriptFile: Sendable {
         self.path = path
         var scanner = try ScriptScanner(path: path)
         var header: [JSONValue.Member] = []
-        var count = 0, previous = 0.0, sawEvents = false, sawEnd = false
+        var count = 0, previous = 0.0, sawEvents = false, sawEnd = false, sawAccessibilityScroll = false
         var lowest: (index: Int, event: Int, at: Double, action: String)?, highest: (index: Int, event: Int, at: Double, action: String)?
         try scanner.enterScript()
         while let key = try scanner.nextMemberName() {
@@ -63,6 +67,7 @@ public struct ScrollScriptFile: Sendable {
                 }
                 previous = event.at
                 if case .end = event.action { sawEnd = true }
+                if case .accessibilityScroll = event.action { sawAccessibilityScroll = true }
                 let index: Int
                 switch event.action {
                 case let .scrollTo(target, _): index = target
@@ -80,6 +85,8 @@ public struct ScrollScriptFile: Sendable {
         // The other members, as a document of their own with no events.
         script = try ScrollScript(document: .object(header + [JSONValue.Member("events", .array([]))]))
         eventCount = count
+        hasEnd = sawEnd
+        hasAccessibilityScroll = sawAccessibilityScroll
         lowestIndex = lowest
         highestIndex = highest
     }

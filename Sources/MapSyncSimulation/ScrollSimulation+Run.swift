@@ -47,17 +47,33 @@ extension ScrollSimulation {
 
         private struct Log {
             var failure: (any Error)?
+            /// While a marker tap is handled: its scroll goes to the twin
+            /// nearest the scroller now, as it always has; the view model's
+            /// other scrolls (accessibility, autoplay) to the item it chose.
+            var tapping = false
         }
+
+        /// The script's accessibility settings.
+        struct Accessibility {
+            var autoplay: AutoplaySettings?
+            var reduceMotion = false
+            var statusTemplate = StatusTemplate.standard
+            /// Whether `status` lines go into the timeline.
+            var recordsStatus = false
+        }
+        private let accessibility: Accessibility
 
         private let carousel: StateLock<Carousel>
         private let log = StateLock(Log())
 
         init(
             layout: CarouselLayout, stores: any StoreDirectory, initialIndex: Int,
-            trace: Bool, debounceMs: Milliseconds, zoom: Double, framing: MapFraming? = nil, limits: SimulationLimits,
+            trace: Bool, debounceMs: Milliseconds, zoom: Double, framing: MapFraming? = nil,
+            accessibility: Accessibility = Accessibility(), limits: SimulationLimits,
             consume: @escaping @Sendable (TimelineEntry) throws -> Void
         ) throws(ScrollError) {
             self.layout = layout
+            self.accessibility = accessibility
             self.stores = stores
             self.trace = trace
             self.limits = limits
@@ -67,6 +83,8 @@ extension ScrollSimulation {
                 framing.map { MapSyncViewModel(scheduler: scheduler, debounceMs: debounceMs, framing: $0) }
                 ?? MapSyncViewModel(scheduler: scheduler, debounceMs: debounceMs, zoom: zoom)
             carousel = StateLock(Carousel(scroller: try CarouselScroller(layout: layout, initialIndex: initialIndex)))
+            viewModel.setReduceMotion(accessibility.reduceMotion)
+            viewModel.setStatusTemplate(accessibility.statusTemplate)
         }
 
         /// Plays `script` until it ends (or until `time`), handing each entry to
@@ -78,8 +96,16 @@ extension ScrollSimulation {
                 viewModel.camera.subscribe(onNext: { [self] in record(.camera($0)) }, onError: { [self] in fail($0) }),
                 viewModel.marker.subscribe(onNext: { [self] in record(.marker($0)) }, onError: { [self] in fail($0) }),
                 viewModel.carouselScroll.subscribe(onNext: { [self] command in
-                    perform { carousel in try scroll(&carousel, to: command.dataIndex, animated: command.animated) }
-                })
+                    if log.withLock({ $0.tapping }) {
+                        perform { carousel in try scroll(&carousel, to: command.dataIndex, animated: command.animated) }
+                    } else {
+                        perform { carousel in try scroll(&carousel, command) }
+                    }
+                }),
+                viewModel.accessibilityStatus.subscribe(onNext: { [self] status in
+                    if accessibility.recordsStatus { record(.status(status)) }
+                }),
+                viewModel.autoplay.subscribe(onNext: { [self] in record(.autoplay($0)) })
             )
             // The closures above capture this run, and so do a pending drag step
             // and frame (left queued by a run stopped at `time` or by a failure):
@@ -91,6 +117,9 @@ extension ScrollSimulation {
             }
 
             try viewModel.load(stores, layout: layout, focusedIndex: script.initialIndex)
+            // After the load, so the timeline's first autoplay line follows
+            // the first camera; under reduced motion it starts paused.
+            viewModel.setAutoplay(accessibility.autoplay)
             // Each event when the clock reaches it, before anything else queued
             // for that instant (as if all were scheduled up front, in list order).
             var position = -1
@@ -132,6 +161,8 @@ extension ScrollSimulation {
         private func handle(_ action: ScrollScript.Action) {
             switch action {
             case let .drag(by, durationMs, velocity):
+                // scrollViewWillBeginDragging: autoplay pauses until it settles.
+                viewModel.beginDragging()
                 perform { carousel in
                     carousel.cancelDragSteps()
                     let end = scheduler.now + durationMs
@@ -154,7 +185,17 @@ extension ScrollSimulation {
             case let .tapMarker(index):
                 // Outside any lock: the view model emits, then commands the
                 // scroll that `carouselScroll`'s subscriber performs.
+                log.withLock { $0.tapping = true }
                 do { try viewModel.tapMarker(index) } catch { fail(error) }
+                log.withLock { $0.tapping = false }
+            case .autoplay(let play):
+                if play { viewModel.play() } else { viewModel.stop() }
+            case let .pause(reason, on):
+                do { try viewModel.setPause(reason, on) } catch { fail(error) }
+            case .accessibilityScroll(let direction):
+                // The view model commands the scroll (performed by the
+                // `carouselScroll` subscriber) and sends the status.
+                viewModel.accessibilityScroll(direction)
             case .end:
                 let stopped = carousel.withLock { carousel in
                     defer { carousel.isStopped = true }
@@ -213,22 +254,36 @@ extension ScrollSimulation {
             record(.scroll(command))
         }
 
+        /// A scroll the view model chose the item of (an accessibility page,
+        /// an autoplay turn): it ends any drag.
+        private func scroll(_ carousel: inout Carousel, _ command: ScrollCommand) throws {
+            carousel.cancelDragSteps()
+            record(.scroll(try carousel.scroller.perform(command, at: scheduler.now)))
+        }
+
         // MARK: Frames
 
         /// Runs a command on the carousel, then books the frame it calls for.
         /// Does nothing once stopped.
         private func perform(_ command: (inout Carousel) throws -> Void) {
+            var settledWithoutFrame = false
             do {
                 try carousel.withLock { carousel in
                     guard !carousel.isStopped else { return }
                     try command(&carousel)
                     try bookFrame(&carousel)
+                    // A command that leaves the carousel at rest where it was
+                    // (a tap on the focused card, a drag by 0) draws no frame,
+                    // as UIKit calls no scrollViewDidScroll; the view model
+                    // still hears that it settled.
+                    settledWithoutFrame = carousel.scroller.isSettled && carousel.frameTick == nil
                 }
             } catch {
                 fail(error)
             }
             // The consumer may have failed on an entry this command produced.
-            if hasFailed { stop() }
+            if hasFailed { return stop() }
+            if settledWithoutFrame { viewModel.didSettle() }
         }
 
         /// Keeps exactly one frame booked, at the scroller's `nextFrameTime`.

@@ -22,10 +22,23 @@ public struct ScrollSimulation: Sendable {
     /// Where the events come from when they are read from a file as the
     /// simulation goes; nil: `script.events`.
     private let file: ScrollScriptFile?
+    /// The autoplay the script runs with; nil: none.
+    public let autoplay: AutoplaySettings?
+    /// Whether the script's last event is `end`.
+    private let hasEnd: Bool
+    /// Whether the timeline has `status` lines: the script gives a
+    /// `statusTemplate` or pages with `accessibilityScroll`. (Other scripts'
+    /// timelines stay as they were before statuses existed.)
+    public let recordsStatus: Bool
 
     /// Checks `script` against `stores` (indices in range, a valid layout);
     /// nothing runs if it throws.
     public init(script: ScrollScript, stores: some StoreDirectory) throws(ScrollScriptError) {
+        try self.init(script: script, stores: stores, hasEnd: script.hasEnd)
+    }
+
+    /// `script` checked against `stores`, its events ending with `end` or not.
+    private init(script: ScrollScript, stores: some StoreDirectory, hasEnd: Bool) throws(ScrollScriptError) {
         try script.validate(storeCount: stores.count)
         do {
             layout = try script.layout.layout(dataCount: stores.count)
@@ -35,6 +48,10 @@ public struct ScrollSimulation: Sendable {
         self.script = script
         self.stores = stores
         file = nil
+        autoplay = try script.resolvedAutoplay()
+        self.hasEnd = hasEnd
+        recordsStatus = script.statusTemplate != nil || script.hasAccessibilityScroll
+        try Self.checkEnd(autoplay: autoplay, hasEnd: hasEnd)
     }
 
     /// Checks the script `file` holds against `stores`; its events are read
@@ -42,11 +59,24 @@ public struct ScrollSimulation: Sendable {
     /// grow with their number.
     public init(file: ScrollScriptFile, stores: some StoreDirectory) throws(ScrollScriptError) {
         try file.validate(storeCount: stores.count)
-        let header = try ScrollSimulation(script: file.script, stores: stores)
+        // The header holds no events: the file says whether they end.
+        let header = try ScrollSimulation(script: file.script, stores: stores, hasEnd: file.hasEnd)
         script = header.script
         layout = header.layout
         self.stores = stores
         self.file = file
+        autoplay = header.autoplay
+        hasEnd = file.hasEnd
+        recordsStatus = file.script.statusTemplate != nil || file.hasAccessibilityScroll
+    }
+
+    /// Autoplay turns the carousel forever: a script with it must end with
+    /// `end`, or its run would go on to the virtual-time limit.
+    private static func checkEnd(autoplay: AutoplaySettings?, hasEnd: Bool) throws(ScrollScriptError) {
+        if autoplay != nil, !hasEnd {
+            throw ScrollScriptError(
+                #"autoplay turns the carousel forever: end the script with an {"at": t, "end": true} event"#)
+        }
     }
 
     /// Runs the script: until its `end` event or until nothing is pending,
@@ -86,6 +116,9 @@ public struct ScrollSimulation: Sendable {
         let run = try Run(
             layout: layout, stores: stores, initialIndex: script.initialIndex, trace: trace,
             debounceMs: script.resolvedDebounceMs, zoom: script.resolvedZoom, framing: script.map,
+            accessibility: Run.Accessibility(
+                autoplay: autoplay, reduceMotion: script.reduceMotion ?? false,
+                statusTemplate: script.statusTemplate ?? .standard, recordsStatus: recordsStatus),
             limits: limits, consume: onEntry)
         if let file {
             var events = try file.makeEvents()

@@ -18,10 +18,17 @@ public struct TimelineEntry: Hashable, Sendable {
         case release(Release, velocity: Double)
         /// Trace: a silent loop jump between twins (the infinite-banner article's silent jump).
         case jump(Frame.Jump)
-        /// Trace: a commanded carousel scroll (a `scrollTo` event, or after a marker tap).
+        /// Trace: a commanded carousel scroll (a `scrollTo` event, or after a
+        /// marker tap, an accessibility page action or an autoplay turn).
         case scroll(ScrollCommand)
+        /// What a screen reader speaks for a settled page, or for an
+        /// accessibility page action (repeated at an end).
+        case status(AccessibilityStatus)
+        /// Autoplay's state changed: playing, or paused for these reasons.
+        case autoplay(AutoplayState)
 
-        /// The line's `type` in JSON: `camera`, `marker`, `frame`, `release`, `jump`, `scroll`.
+        /// The line's `type` in JSON: `camera`, `marker`, `frame`, `release`, `jump`, `scroll`,
+        /// `status`, `autoplay`.
         public var name: String {
             switch self {
             case .camera: "camera"
@@ -30,13 +37,15 @@ public struct TimelineEntry: Hashable, Sendable {
             case .release: "release"
             case .jump: "jump"
             case .scroll: "scroll"
+            case .status: "status"
+            case .autoplay: "autoplay"
             }
         }
 
         /// Whether this is a trace line rather than a map target.
         public var isTrace: Bool {
             switch self {
-            case .camera, .marker: false
+            case .camera, .marker, .status, .autoplay: false
             case .frame, .release, .jump, .scroll: true
             }
         }

@@ -53,6 +53,9 @@ import Testing
             await session.handled()
         }
 
+        /// Every line as sent.
+        var texts: [String] { lines.texts.withLock { $0 } }
+
         func of(_ type: String) -> [[String: Any]] {
             lines.texts.withLock { $0 }
                 .map { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any] ?? ["unparsed": $0] }

@@ -26,7 +26,7 @@ import Testing
         let folder = Paths.sampleData.appendingPathComponent("scripts")
         let names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
             .filter { $0.hasSuffix(".json") }.map { String($0.dropLast(5)) }.sorted()
-        #expect(names == ["demo", "gentle-swipe", "hard-fling", "keep-swipes", "loop", "marker-tap", "reverse-fling"])
+        #expect(names == ["autoplay", "demo", "gentle-swipe", "hard-fling", "keep-swipes", "loop", "marker-tap", "reverse-fling"])
         for name in names {
             #expect(try !run(name).timeline.isEmpty, "\(name)")
         }

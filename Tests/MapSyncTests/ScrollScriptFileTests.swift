@@ -61,7 +61,10 @@ struct ScrollScriptFileTests {
                 "event 1: end must be the last event: nothing happens after the input completes"
             ),
             (#"{"events": [{"at": 0, "drag": {"by": 1, "durationMs": -1}}]}"#, "event 1 (at 0): drag.durationMs must be a finite number of ms ≥ 0 (got -1)"),
-            (#"{"events": [{"at": 0, "tapMaker": 1}]}"#, "event 1 (at 0): unknown event 'tapMaker': an event is one of drag, offset, scrollTo, tapMarker, end"),
+            (
+                #"{"events": [{"at": 0, "tapMaker": 1}]}"#,
+                "event 1 (at 0): unknown event 'tapMaker': an event is one of drag, offset, scrollTo, tapMarker, autoplay, pause, accessibilityScroll, end"
+            ),
             (#"{"layout": {}}"#, #"scroll script: the script has no "events" array: give at least [] "#),
             (
                 #"{"events": [{"at": 0, "offset": 1}"#,

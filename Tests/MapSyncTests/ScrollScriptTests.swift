@@ -60,7 +60,7 @@ import Testing
     @Test(arguments: [
         (
             #"{"events": [{"at": 0, "offset": 1}, {"at": 100, "jump": 2}]}"#,
-            "event 2 (at 100): unknown event 'jump': an event is one of drag, offset, scrollTo, tapMarker, end"
+            "event 2 (at 100): unknown event 'jump': an event is one of drag, offset, scrollTo, tapMarker, autoplay, pause, accessibilityScroll, end"
         ),
         (
             #"{"events": [{"at": 0, "offset": 1}, {"at": 900, "offset": 2}, {"at": 1400, "scrollTo": 12}]}"#,

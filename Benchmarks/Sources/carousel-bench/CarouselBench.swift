@@ -15,7 +15,7 @@ struct CarouselBench: ParsableCommand {
     )
 
     enum Benchmark: String, CaseIterable, ExpressibleByArgument {
-        case `import`, pipeline, queries, search, focus, export, clusters, scale, server, tiles
+        case `import`, pipeline, queries, search, focus, export, clusters, scale, server, tiles, autoplay
     }
 
     @Option(help: "The carousel executable to measure: the one scripts/install installs.")
@@ -149,6 +149,9 @@ struct CarouselBench: ParsableCommand {
                     .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("scripts"),
                 measuresPostGIS: !smoke
             ).run(into: &report)
+        }
+        if selected.contains(.autoplay) {
+            try AutoplayBenchmark(runs: smoke ? 2 : 30).run(into: &report)
         }
         report.loadAtEnd = Machine.loadAverage()
         if smoke {

@@ -82,6 +82,12 @@ final class LiveSession: Sendable {
         var script: ScrollScript?
         var framing: MapFraming?
         var closed = false
+        /// The scroll last commanded by the view model (a tap, an
+        /// accessibility page, an autoplay turn), not yet taken as done.
+        var commanded: ScrollCommand?
+        /// Whether `status` lines are sent: the layout gave a
+        /// `statusTemplate`, or the client paged with `accessibilityScroll`.
+        var sendsStatus = false
     }
     /// Touched by the session's task, and by the view model's outputs,
     /// which it drives: a lock no one else takes.
@@ -134,13 +140,17 @@ final class LiveSession: Sendable {
                 guard !isClosed else { continue }
                 do {
                     try await handle(try SessionInput(text: text))
+                    settleCommandedScroll()
                 } catch let error as SessionInputError {
                     sendError("bad_message", error.description)
                 } catch {
                     sendError("bad_message", "\(error)")
                 }
             case .due(let action):
-                if !isClosed { action() }
+                if !isClosed {
+                    action()
+                    settleCommandedScroll()
+                }
             case .look(let answer):
                 answer.resume(returning: await lookAtList(maxAge: Self.listCheckInterval))
             case .mark(let done):
@@ -216,7 +226,15 @@ final class LiveSession: Sendable {
                 state.scroller = scroller
                 return (state.viewModel, frame)
             }
-            if let viewModel, let frame { viewModel.frame(frame) }
+            // The client reports offsets while its carousel moves: a frame
+            // in motion, as `MapSyncViewModel.scrolled(to:)` says, so no
+            // status is spoken on the way and no pause ends.
+            if let viewModel, let frame {
+                viewModel.frame(
+                    Frame(
+                        time: frame.time, offset: frame.offset, index: frame.index, dataIndex: frame.dataIndex,
+                        direction: frame.direction, jump: frame.jump, isSettled: false))
+            }
         case .tapMarker(let index):
             if state.withLock({ $0.viewModel == nil }) { try load(ScrollScript(layout: LayoutSpec(), events: [])) }
             guard let viewModel = state.withLock({ $0.viewModel }) else { return }
@@ -225,6 +243,18 @@ final class LiveSession: Sendable {
             } catch {
                 sendError("bad_message", "tapMarker: \(error)")
             }
+        case .autoplay(let play):
+            if play { try loadedViewModel().play() } else { try loadedViewModel().stop() }
+        case let .pause(reason, on):
+            do {
+                try loadedViewModel().setPause(reason, on)
+            } catch let error as AutoplayError {
+                throw SessionInputError(error.description)
+            }
+        case .accessibilityScroll(let direction):
+            let viewModel = try loadedViewModel()
+            state.withLock { $0.sendsStatus = true }
+            viewModel.accessibilityScroll(direction)
         case .query(let query):
             let stores = state.withLock { $0.stores }
             var results: SearchPage?
@@ -232,6 +262,38 @@ final class LiveSession: Sendable {
             state.withLock { $0.query = query }
             show(results, list: stores)
         }
+    }
+
+    /// The view model, loaded with the default layout if no layout came yet.
+    private func loadedViewModel() throws -> MapSyncViewModel {
+        if state.withLock({ $0.viewModel == nil }) { try load(ScrollScript(layout: LayoutSpec(), events: [])) }
+        guard let viewModel = state.withLock({ $0.viewModel }) else {
+            throw SessionInputError("the carousel has no layout that fits its stores: send a layout")
+        }
+        return viewModel
+    }
+
+    /// The client was sent a `scroll` line and puts its carousel there: the
+    /// session's scroller goes there too, and the view model sees the
+    /// carousel settle on it (the status of the page, autoplay's `markerTap`
+    /// pause ended). Outside the view model's calls: its outputs are not
+    /// re-entered.
+    private func settleCommandedScroll() {
+        let settled = state.withLock { state -> (MapSyncViewModel, Frame)? in
+            guard let command = state.commanded, let viewModel = state.viewModel, var scroller = state.scroller else {
+                state.commanded = nil
+                return nil
+            }
+            state.commanded = nil
+            let jump = ScrollCommand(
+                index: command.index, dataIndex: command.dataIndex, targetOffset: command.targetOffset, animated: false)
+            guard (try? scroller.perform(jump, at: scheduler.now)) != nil, let frame = try? scroller.frame(at: scheduler.now) else {
+                return nil
+            }
+            state.scroller = scroller
+            return (viewModel, frame)
+        }
+        if let (viewModel, frame) = settled { viewModel.frame(frame) }
     }
 
     /// The first page of `query`'s results in `stores`' list.
@@ -286,6 +348,17 @@ final class LiveSession: Sendable {
             } else {
                 MapSyncViewModel(scheduler: self.scheduler, debounceMs: script.resolvedDebounceMs, zoom: script.resolvedZoom)
             }
+        let autoplay: AutoplaySettings?
+        do throws(ScrollScriptError) {
+            autoplay = try script.resolvedAutoplay()
+        } catch {
+            throw SessionInputError(error.reason)
+        }
+        viewModel.setReduceMotion(script.reduceMotion ?? false)
+        if let template = script.statusTemplate {
+            viewModel.setStatusTemplate(template)
+            state.withLock { $0.sendsStatus = true }
+        }
         let scroller = try CarouselScroller(layout: layout, initialIndex: script.initialIndex, at: scheduler.now)
         let scheduler = scheduler, send = send
         @Sendable func line(_ kind: TimelineEntry.Kind) { send(TimelineJSON.line(TimelineEntry(time: scheduler.now, kind))) }
@@ -295,13 +368,21 @@ final class LiveSession: Sendable {
                 self?.state.withLock { $0.selectedStoreId = marker.storeId }
                 line(.marker(marker))
             }),
-            viewModel.carouselScroll.subscribe(onNext: { line(.scroll($0)) }))
+            viewModel.carouselScroll.subscribe(onNext: { [weak self] command in
+                self?.state.withLock { $0.commanded = command }
+                line(.scroll(command))
+            }),
+            viewModel.accessibilityStatus.subscribe(onNext: { [weak self] status in
+                if self?.state.withLock({ $0.sendsStatus }) == true { line(.status(status)) }
+            }),
+            viewModel.autoplay.subscribe(onNext: { line(.autoplay($0)) }))
         state.withLock { state in
             state.viewModel = viewModel
             state.scroller = scroller
         }
         replaceSubscriptions(with: fresh)
         try viewModel.load(stores, layout: layout, focusedIndex: script.initialIndex)
+        viewModel.setAutoplay(autoplay)
     }
 
     /// Looks at the list (see ``ListFollower``) and reloads the session on

@@ -18,12 +18,24 @@ import TextInput
 /// - `{"query": {…}}` — show the results of this search of the list
 ///   (``SessionQuery``: the items of `GET /stores/search`); `{"query": null}`
 ///   shows the whole list again.
+/// - `{"autoplay": "start"}`, `{"autoplay": "stop"}` — the user's play and
+///   stop of autoplay (the layout's `autoplayMs` turns it on).
+/// - `{"pause": REASON, "on": true|false}` — an outside reason to pause
+///   autoplay begins or ends: `voiceOver`, `focus`, `hover`, `background`,
+///   `offscreen` or `mapGesture`.
+/// - `{"accessibilityScroll": "next"}` or `"previous"` — VoiceOver or
+///   TalkBack pages the carousel one store.
+///
+/// These are a scroll script's events of the same names, without `at`.
 enum SessionInput: Equatable {
     case layout(ScrollScript)
     case map(MapFraming)
     case offset(Double)
     case tapMarker(Int)
     case query(SessionQuery?)
+    case autoplay(play: Bool)
+    case pause(AutoplayPauseReason, on: Bool)
+    case accessibilityScroll(AccessibilityScrollDirection)
 
     /// Parses `text`; the error says what a client should send instead.
     init(text: String) throws(SessionInputError) {
@@ -52,6 +64,33 @@ enum SessionInput: Equatable {
             self = .tapMarker(index)
         } else if keys == ["query"] {
             self = .query(try Self.query(message["query"]!))
+        } else if keys == ["autoplay"] {
+            switch message["autoplay"] {
+            case .string("start"): self = .autoplay(play: true)
+            case .string("stop"): self = .autoplay(play: false)
+            default: throw SessionInputError("autoplay must be \"start\" or \"stop\"")
+            }
+        } else if keys.contains("pause") && keys.isSubset(of: ["pause", "on"]) {
+            guard case .string(let name) = message["pause"] else {
+                throw SessionInputError(
+                    "pause must be a reason: one of \(AutoplayPauseReason.external.map(\.rawValue).joined(separator: ", "))")
+            }
+            let reason: AutoplayPauseReason
+            do throws(AutoplayError) {
+                reason = try AutoplayPauseReason(externalName: name)
+            } catch {
+                throw SessionInputError(error.description)
+            }
+            guard case .bool(let on) = message["on"] else {
+                throw SessionInputError("pause needs \"on\": true when the reason begins, false when it ends")
+            }
+            self = .pause(reason, on: on)
+        } else if keys == ["accessibilityScroll"] {
+            guard case .string(let name) = message["accessibilityScroll"], let direction = AccessibilityScrollDirection(rawValue: name)
+            else {
+                throw SessionInputError("accessibilityScroll must be \"next\" or \"previous\"")
+            }
+            self = .accessibilityScroll(direction)
         } else if keys.contains("layout") && keys.isSubset(of: ["layout", "map", "initialIndex"]) || keys == ["map"] {
             // The scroll script's reader checks the layout and the map: same
             // keys, same messages.
@@ -71,7 +110,10 @@ enum SessionInput: Equatable {
         } else {
             let names = keys.sorted().prefix(5).joined(separator: ", ")
             throw SessionInputError(
-                "unknown message {\(names)}: send {\"offset\": x}, {\"tapMarker\": i}, {\"layout\": {…}}, {\"map\": {…}} or {\"query\": {…}}")
+                """
+                unknown message {\(names)}: send {"offset": x}, {"tapMarker": i}, {"layout": {…}}, {"map": {…}}, {"query": {…}}, \
+                {"autoplay": "start"|"stop"}, {"pause": reason, "on": bool} or {"accessibilityScroll": "next"|"previous"}
+                """)
         }
     }
 

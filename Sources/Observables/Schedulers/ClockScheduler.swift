@@ -45,6 +45,12 @@ public final class ClockScheduler: EventScheduler {
         var nextSequence: UInt64 = 0
         /// The task waiting on the clock, and for what time.
         var waiter: (task: Task<Void, Never>, until: Duration)?
+        /// Actions taken off the queue as due and not yet handed over: they
+        /// are still "due" to ``hasDueActions``, which would otherwise
+        /// answer false in the moment between the two, and a test would
+        /// look before the action reached its owner (a session test saw it
+        /// on the loaded machine).
+        var handingOver = 0
     }
 
     private let state = StateLock(State())
@@ -71,7 +77,9 @@ public final class ClockScheduler: EventScheduler {
     /// turn false before it looks at what the action did.
     public var hasDueActions: Bool {
         let elapsed = elapsed()
-        return state.withLock { state in state.queue.contains(where: { $0.due <= elapsed && $0.action.isPending }) }
+        return state.withLock { state in
+            state.handingOver > 0 || state.queue.contains(where: { $0.due <= elapsed && $0.action.isPending })
+        }
     }
 
     public func schedule(at time: Milliseconds, _ action: @escaping @Sendable () -> Void) -> any Disposable {
@@ -126,10 +134,12 @@ public final class ClockScheduler: EventScheduler {
                 if first.action.isPending { due.append(first.action) }
             }
             state.waiter = state.queue.min.map { next in (wait(until: next.due), next.due) }
+            state.handingOver += due.count
             return due
         }
         for action in due {
             if let deliver { deliver { action.run() } } else { action.run() }
+            state.withLock { $0.handingOver -= 1 }
         }
     }
 }
