@@ -51,6 +51,8 @@ public struct ChangeSource: Sendable {
 public enum SyncError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The server answered an error (its status and message).
     case server(status: Int, message: String)
+    /// The server could not be reached (what the transport said).
+    case unreachable(String)
     /// The server's answer is not a page of changes, or does not follow
     /// the replica's cursor.
     case badServer(String)
@@ -63,6 +65,7 @@ public enum SyncError: Error, Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         switch self {
         case let .server(status, message): "the server answered \(status): \(message)"
+        case .unreachable(let reason): "cannot reach the server: \(reason)"
         case .badServer(let reason): "the server's answer is not a page of changes: \(reason)"
         case .resyncRequired: "the server no longer has the changes since the last sync; the list is downloaded again"
         case .checksumMismatch(let reason): "the downloaded list does not match the server's: \(reason)"

@@ -27,6 +27,8 @@ public final class PostgresCatalog: Sendable {
     let heldSearchSnapshots = StateLock<[String: SearchSnapshot]>([:])
     /// The cluster indexes of filtered tiles, by list version and filter.
     let filteredClusterIndexes = FilteredClusterIndexes()
+    /// The change log's retention and clock (`changeLogOptions`).
+    let changeLogSettings = StateLock(ChangeLogOptions())
 
     /// Connections a catalog opens at once at most: a server's concurrent
     /// requests beyond it wait for one. 16 per node keeps three nodes and

@@ -28,7 +28,7 @@ extension NetworkStack {
                 throw error
             } catch {
                 // URLSession's errors: say which server could not be reached.
-                throw SyncError.server(status: 0, message: "cannot reach \(command.from): \(error.localizedDescription)")
+                throw SyncError.unreachable("\(command.from): \(error.localizedDescription)")
             }
         }
         Carousel.Sync.endProgress()

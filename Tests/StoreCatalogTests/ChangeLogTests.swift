@@ -225,6 +225,36 @@ struct ChangeLogTests {
         #expect(throws: ReplicaPageError.self) { try device.applyReplicaPage(list: "a", source: "t", after: nil, page: page) }
     }
 
+    @Test("migration 0011 gives every existing list a feed: a download from scratch is the list, with its checksum")
+    func migrationStartsFeeds() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("v10.sqlite").path
+        let stores = (0..<30).map { Self.store("s\($0)") }
+        do {
+            let catalog = try Catalog(path: path)
+            try Self.importList(catalog, "a", stores)
+            try Self.importList(catalog, "b", Array(stores.prefix(3)))
+            // Back to schema 10, the catalog before the change log.
+            try catalog.execute(
+                "DROP TABLE change_feeds; DROP TABLE feed_entries; DROP TABLE sync_replicas; DROP TABLE sync_entries")
+            try catalog.database.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA user_version = 10") }
+        }
+        let catalog = try Catalog(path: path)
+        for (name, expected) in [("a", stores), ("b", Array(stores.prefix(3)))] {
+            let (changes, last) = try Self.pages(catalog, name, since: nil, limit: 7)
+            var replica = ModelReplica()
+            replica.apply(changes)
+            #expect(replica.ids == expected.map(\.id))
+            #expect(replica.checksum == last.checksum)
+        }
+        // And the next write is a diff against it: one change.
+        var changed = stores
+        changed[4].name = "changed"
+        let before = try Self.pages(catalog, "a", since: nil).last.next
+        try Self.importList(catalog, "a", changed)
+        #expect(try Self.pages(catalog, "a", since: before).changes.map(\.id) == ["s4"])
+    }
+
     @Test("rank assignment keeps the longest run in order and ranks the rest between")
     func ranks() {
         let ranks = RankAssignment.ranks(keeping: [nil, 10, 30, 20, nil, 40], spacing: 8)

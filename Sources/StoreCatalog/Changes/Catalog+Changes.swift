@@ -67,20 +67,7 @@ extension ChangeLog {
     static func page(name: String, since: String?, limit: Int, _ db: Database) throws -> ChangePage {
         let listKey = try Int64.fetchOne(db, sql: "SELECT key FROM lists WHERE name = ?", arguments: [name])
         guard let feed = try feed(named: name, db) else { throw CatalogError.listNotFound(name) }
-        let cursor: ChangeCursor
-        if let since {
-            cursor = try ChangeCursor(token: since, feed: feed)
-            guard cursor.sequence <= feed.head, cursor.skipThrough <= feed.head else {
-                throw ChangeCursorError.invalid("the cursor is ahead of list '\(name)'")
-            }
-            // Tombstones through the floor were purged: a cursor that
-            // needed one of them (above both its numbers) cannot go on.
-            if feed.floor > max(cursor.sequence, cursor.skipThrough) {
-                throw ChangeCursorError.resyncRequired(list: name)
-            }
-        } else {
-            cursor = ChangeCursor(sequence: 0, skipThrough: feed.head)
-        }
+        let cursor = try start(name: name, since: since, feed: feed)
         let statement = try RawStatement.cached(
             """
             SELECT e.seq, e.id, e.rank, s.name, s.latitude, s.longitude, s.address, s.category, s.phone, s.attributes,
@@ -97,33 +84,55 @@ extension ChangeLog {
         statement.bind(cursor.skipThrough, at: 4)
         statement.bind(Int64(limit) + 1, at: 5)
         var changes: [StoreChange] = []
-        var more = false
         while try statement.step() {
-            guard changes.count < limit else {
-                more = true
-                break
-            }
             let sequence = statement.int64(0), id = statement.text(1) ?? ""
             guard statement.isNull(2) == false else {
                 changes.append(StoreChange(sequence: sequence, id: id, rank: nil, store: nil))
                 continue
             }
-            guard statement.int64(10) == 1 else {
-                throw CatalogError.database("the change log of list '\(name)' names store '\(id)', which the list does not hold")
-            }
+            guard statement.int64(10) == 1 else { throw storeMissing(name, id) }
             let record = StoreRecord(
                 id: id, name: statement.text(3) ?? "", latitude: statement.double(4), longitude: statement.double(5),
                 address: statement.text(6), category: statement.text(7), phone: statement.text(8),
                 attributes: statement.text(9))
             changes.append(StoreChange(sequence: sequence, id: id, rank: statement.int64(2), store: record))
         }
-        if more {
+        return page(changes, limit: limit, after: cursor, feed: feed, exists: listKey != nil)
+    }
+
+    /// A log row names a store its list does not hold: a damaged catalog.
+    package static func storeMissing(_ name: String, _ id: String) -> CatalogError {
+        CatalogError.database("the change log of list '\(name)' names store '\(id)', which the list does not hold")
+    }
+
+    /// Where a page starts: after `since`, checked against `feed` (both
+    /// engines); without one, a download from scratch that skips the
+    /// tombstones already there. Throws ``ChangeCursorError``.
+    package static func start(name: String, since: String?, feed: Feed) throws -> ChangeCursor {
+        guard let since else { return ChangeCursor(sequence: 0, skipThrough: feed.head) }
+        let cursor = try ChangeCursor(token: since, feed: feed)
+        guard cursor.sequence <= feed.head, cursor.skipThrough <= feed.head else {
+            throw ChangeCursorError.invalid("the cursor is ahead of list '\(name)'")
+        }
+        // Tombstones through the floor were purged: a cursor that needed
+        // one of them (above both its numbers) cannot go on.
+        if feed.floor > max(cursor.sequence, cursor.skipThrough) {
+            throw ChangeCursorError.resyncRequired(list: name)
+        }
+        return cursor
+    }
+
+    /// The page of `rows` (up to `limit` + 1 of them, in sequence order,
+    /// read after `cursor` in one snapshot with `feed`).
+    package static func page(_ rows: [StoreChange], limit: Int, after cursor: ChangeCursor, feed: Feed, exists: Bool) -> ChangePage {
+        guard rows.count <= limit else {
+            let changes = Array(rows.prefix(limit))
             let next = ChangeCursor(sequence: changes.last!.sequence, skipThrough: cursor.skipThrough)
-            return ChangePage(changes: changes, next: next.token(feed: feed), upToDate: false, checksum: nil, exists: listKey != nil)
+            return ChangePage(changes: changes, next: next.token(feed: feed), upToDate: false, checksum: nil, exists: exists)
         }
         return ChangePage(
-            changes: changes, next: ChangeCursor(sequence: feed.head, skipThrough: 0).token(feed: feed), upToDate: true,
-            checksum: ChangeHash.hex(feed.checksum), exists: listKey != nil)
+            changes: rows, next: ChangeCursor(sequence: feed.head, skipThrough: 0).token(feed: feed), upToDate: true,
+            checksum: ChangeHash.hex(feed.checksum), exists: exists)
     }
 
     /// Migration 0011's second half: a feed for every existing list, its

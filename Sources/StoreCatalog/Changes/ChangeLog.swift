@@ -8,17 +8,27 @@ package enum ChangeLog {
     /// The gap between two consecutive ranks given afresh: 2^20, so that
     /// about 20 insertions at one place fit before the ranks around it
     /// have to be given again.
-    static let spacing: Int64 = 1 << 20
+    package static let spacing: Int64 = 1 << 20
 
     /// A feed's row in `change_feeds`.
-    package struct Feed {
-        var key: Int64
-        var k0: Int64
-        var k1: Int64
-        var head: Int64
-        var floor: Int64
-        var checksum: Int64
-        var live: Int64
+    package struct Feed: Sendable {
+        package var key: Int64
+        package var k0: Int64
+        package var k1: Int64
+        package var head: Int64
+        package var floor: Int64
+        package var checksum: Int64
+        package var live: Int64
+
+        package init(key: Int64, k0: Int64, k1: Int64, head: Int64, floor: Int64, checksum: Int64, live: Int64) {
+            self.key = key
+            self.k0 = k0
+            self.k1 = k1
+            self.head = head
+            self.floor = floor
+            self.checksum = checksum
+            self.live = live
+        }
     }
 
     static func feed(named name: String, _ db: Database) throws -> Feed? {
@@ -64,7 +74,7 @@ package enum ChangeLog {
             arguments: [feed.head, feed.floor, feed.checksum, feed.live, feed.key])
     }
 
-    static func seconds(_ duration: Duration) -> Int64 {
+    package static func seconds(_ duration: Duration) -> Int64 {
         max(0, duration.components.seconds)
     }
 

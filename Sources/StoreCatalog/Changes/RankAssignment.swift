@@ -10,8 +10,8 @@
 /// store, once per about 20 insertions at one place (``ChangeLog/spacing``
 /// is 2^20), rather than a rank of unbounded length as fractional indexes
 /// of strings have.
-enum RankAssignment {
-    static func ranks(keeping old: [Int64?], spacing: Int64) -> [Int64] {
+package enum RankAssignment {
+    package static func ranks(keeping old: [Int64?], spacing: Int64) -> [Int64] {
         let kept = longestIncreasing(old)
         var ranks = [Int64](repeating: 0, count: old.count)
         var start = 0  // first index of the pending run of unkept stores

@@ -121,9 +121,9 @@ public struct ChangeLogOptions: Sendable {
 /// through which tombstones are skipped (a download from scratch has
 /// nothing to delete: tombstones older than its start are left out), and
 /// a SipHash of both under the feed's key.
-struct ChangeCursor: Equatable {
-    var sequence: Int64
-    var skipThrough: Int64
+package struct ChangeCursor: Equatable {
+    package var sequence: Int64
+    package var skipThrough: Int64
 
     func token(feed: ChangeLog.Feed) -> String {
         "\(sequence)-\(skipThrough)-\(ChangeHash.hex(Int64(bitPattern: mac(feed))))"
@@ -139,7 +139,7 @@ struct ChangeCursor: Equatable {
 
     /// Reads a token of `feed`; throws ``ChangeCursorError/invalid(_:)``
     /// for anything that is not one of its tokens.
-    init(token: String, feed: ChangeLog.Feed) throws(ChangeCursorError) {
+    package init(token: String, feed: ChangeLog.Feed) throws(ChangeCursorError) {
         let parts = token.utf8.split(separator: UInt8(ascii: "-"), omittingEmptySubsequences: false)
         guard token.utf8.count <= 64, parts.count == 3, let sequence = Self.number(parts[0]),
             let skip = Self.number(parts[1]), parts[2].count == 16,
@@ -152,7 +152,7 @@ struct ChangeCursor: Equatable {
         }
     }
 
-    init(sequence: Int64, skipThrough: Int64) {
+    package init(sequence: Int64, skipThrough: Int64) {
         self.sequence = sequence
         self.skipThrough = skipThrough
     }
