@@ -119,7 +119,7 @@ public final class PostgresCatalog: Sendable {
     /// `error` as a one-line `PostgresCatalogError` naming the masked URL;
     /// the catalog's own errors as they are.
     func oneLine(_ error: any Error, connecting: Bool) -> any Error {
-        if error is PostgresCatalogError || error is CatalogError { return error }
+        if error is PostgresCatalogError || error is CatalogError || error is ChangeCursorError { return error }
         if let error = error as? PostgresTransactionError {
             if let closure = error.closureError { return oneLine(closure, connecting: connecting) }
         }
