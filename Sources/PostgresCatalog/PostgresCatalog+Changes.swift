@@ -117,7 +117,11 @@ enum PostgresChangeLog {
                 oldContents.append(row.9 ?? 0)
             }
             let ranks = RankAssignment.ranks(keeping: oldRanks, spacing: ChangeLog.spacing)
-            for index in ids.indices {
+            // A feed with no live store numbers its stores in id order, as
+            // on SQLite (`ChangeLog.recordFirst`), so both give the same pages.
+            var order = Array(ids.indices)
+            if liveBefore == 0 { order.sort { ids[$0].utf8.lexicographicallyPrecedes(ids[$1].utf8) } }
+            for index in order {
                 let rank = ranks[index], content = contents[index]
                 if let old = oldRanks[index] {
                     matched += 1

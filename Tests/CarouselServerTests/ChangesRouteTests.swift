@@ -15,19 +15,21 @@ import Testing
         let fixture = try ServerFixture()
         let expected = try fixture.catalog.stores(list: "seoul")
         try await fixture.application.test(.router) { client in
-            var ids: [String] = []
+            var ranked: [(rank: Int, id: String)] = []
             var cursor: String?
             var last: CheckedResponse?
             for _ in 0..<10 {
                 let uri = "/lists/seoul/changes?limit=10" + (cursor.map { "&since=\($0)" } ?? "")
                 let page = try await client.checked(.get, uri, template: Self.template)
                 #expect(page.status == 200)
-                ids += (page.object["changes"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
+                for change in page.object["changes"] as? [[String: Any]] ?? [] {
+                    if let id = change["id"] as? String, let rank = change["rank"] as? Int { ranked.append((rank, id)) }
+                }
                 cursor = page.object["next"] as? String
                 last = page
                 if page.object["upToDate"] as? Bool == true { break }
             }
-            #expect(ids == expected.map(\.id))
+            #expect(ranked.sorted { $0.rank < $1.rank }.map(\.id) == expected.map(\.id))
             #expect((last?.object["checksum"] as? String)?.count == 16)
 
             var changed = expected

@@ -77,6 +77,10 @@ extension Catalog {
         try NameCharacters.checkListName(list)
         let changeLog = changeLogOptions
         return try write { db in
+            // As an import (ListImporter): writing the list reads every page
+            // of it, which would stay mapped and count as resident.
+            try db.execute(sql: "PRAGMA mmap_size = 0")
+            defer { try? db.execute(sql: "PRAGMA mmap_size = \(CatalogDatabase.mmapSize)") }
             let held = try Row.fetchOne(db, sql: "SELECT cursor, checksum FROM sync_replicas WHERE list = ?", arguments: [list])
             let heldCursor: String? = held?[0]
             guard heldCursor == after else { throw ReplicaPageError.outOfOrder(held: heldCursor, page: after) }
