@@ -58,8 +58,20 @@ CREATE TABLE sync_replicas (
     source   TEXT    NOT NULL,              -- the server and its list, for messages
     cursor   TEXT,                          -- the last page's `next`; NULL before the first page
     checksum INTEGER NOT NULL DEFAULT 0,    -- wrapping sum of sync_entries' item hashes, kept per change
-    complete INTEGER NOT NULL DEFAULT 0     -- 1 when the local list is what `cursor` says
+    complete INTEGER NOT NULL DEFAULT 0,    -- 1 when the local list is what `cursor` says
+    rewrite  INTEGER NOT NULL DEFAULT 1     -- 1 when the local list must be written whole (not from sync_dirty)
 );
+
+-- The stores whose rows changed since the local list was last written,
+-- with the rank each had then (NULL: not in the list). When every one
+-- kept its rank, the local list is updated in place, store by store,
+-- instead of written whole: a sync of 100 changed stores of 234,908.
+CREATE TABLE sync_dirty (
+    list     TEXT    NOT NULL,
+    id       TEXT    NOT NULL,
+    old_rank INTEGER,
+    PRIMARY KEY (list, id)
+) WITHOUT ROWID;
 
 CREATE TABLE sync_entries (
     list       TEXT    NOT NULL,  -- sync_replicas.list

@@ -93,6 +93,31 @@ struct ReplicaTests {
         #expect(nothing.added + nothing.changed + nothing.removed == 0 && !nothing.listWritten)
     }
 
+    @Test("stores that keep their place are updated in place: rows, spatial index, version and change log")
+    func inPlaceUpdate() async throws {
+        let server = try Catalog.inMemory()
+        let device = try Catalog.inMemory()
+        var stores = (0..<30).map { Self.store("s\($0)") }
+        try await server.importList(named: "a", from: StoreArray(stores))
+        let replica = Self.replica(device, InProcessServer(catalog: server), "a")
+        try await replica.sync()
+        let version = try await device.listVersion(named: "a")
+        let before = try await device.changes(list: "a", since: nil, limit: 1000).next
+        stores[7].name = "renamed"
+        stores[12].latitude = -33.86
+        try await server.importList(named: "a", from: StoreArray(stores), options: ImportOptions(replace: true))
+        let report = try await replica.sync()
+        #expect(report.changed == 2 && report.listWritten)
+        #expect(try Self.stores(device, "a") == stores)
+        #expect(try await device.listVersion(named: "a") != version)
+        let nearest = try await device.nearest(to: Coordinate(latitude: -33.86, longitude: 127), limit: 1, withinMeters: nil, list: "a")
+        #expect(nearest.first?.store.id == "s12")
+        // The device's own change log follows: the two stores, at their ranks.
+        let local = try await device.changes(list: "a", since: before, limit: 1000)
+        #expect(Set(local.changes.map(\.id)) == ["s7", "s12"])
+        #expect(try await device.compactChanges() == 0)
+    }
+
     @Test("a cut answer or a lost connection leaves the replica as it was; the next sync resumes")
     func cutsResume() async throws {
         let server = try Catalog.inMemory()

@@ -239,7 +239,7 @@ struct ChangeLogTests {
             try Self.importList(catalog, "b", Array(stores.prefix(3)))
             // Back to schema 10, the catalog before the change log.
             try catalog.execute(
-                "DROP TABLE change_feeds; DROP TABLE feed_entries; DROP TABLE sync_replicas; DROP TABLE sync_entries")
+                "DROP TABLE change_feeds; DROP TABLE feed_entries; DROP TABLE sync_replicas; DROP TABLE sync_entries; DROP TABLE sync_dirty")
             try catalog.database.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA user_version = 10") }
         }
         let catalog = try Catalog(path: path)

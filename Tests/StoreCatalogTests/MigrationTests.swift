@@ -26,7 +26,7 @@ struct MigrationTests {
         #expect(
             tables == [
                 "api_tokens", "change_feeds", "cluster_indexes", "cluster_parts", "counters", "feed_entries", "list_items", "lists",
-                "spatial_index", "stores", "sync_entries", "sync_replicas", "tile_nodes", "tile_trees",
+                "spatial_index", "stores", "sync_dirty", "sync_entries", "sync_replicas", "tile_nodes", "tile_trees",
             ])
         #expect(try catalog.lists().isEmpty)
     }

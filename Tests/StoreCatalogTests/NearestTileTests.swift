@@ -223,7 +223,7 @@ struct NearestTileTests {
             try db.execute(
                 sql: """
                     DROP TABLE tile_nodes; DROP TABLE tile_trees;
-                    DROP TABLE change_feeds; DROP TABLE feed_entries; DROP TABLE sync_replicas; DROP TABLE sync_entries;
+                    DROP TABLE change_feeds; DROP TABLE feed_entries; DROP TABLE sync_replicas; DROP TABLE sync_entries; DROP TABLE sync_dirty;
                     DROP TRIGGER list_version_inserted; DROP TRIGGER list_version_renamed; DROP TABLE counters;
                     ALTER TABLE lists DROP COLUMN version; ALTER TABLE lists DROP COLUMN time_zone;
                     PRAGMA user_version = 6

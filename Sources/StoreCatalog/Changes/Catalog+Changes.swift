@@ -46,8 +46,7 @@ extension Catalog {
             var purged = 0
             for name in try String.fetchAll(db, sql: "SELECT name FROM change_feeds ORDER BY key") {
                 guard var feed = try ChangeLog.feed(named: name, db) else { continue }
-                try ChangeLog.compact(feed: &feed, before: cutoff, db)
-                purged += db.changesCount
+                purged += try ChangeLog.compact(feed: &feed, before: cutoff, db)
                 try db.execute(sql: "UPDATE change_feeds SET floor = ? WHERE key = ?", arguments: [feed.floor, feed.key])
             }
             return purged

@@ -206,6 +206,31 @@ package enum ChangeLog {
         }
     }
 
+    /// Records new contents of stores that stay where they are (a
+    /// replica's update in place): each an upsert at its own rank, when
+    /// its content changed.
+    static func recordContentChanges(name: String, _ records: [StoreRecord], _ db: Database, options: ChangeLogOptions) throws {
+        let now = Int64(options.now().timeIntervalSince1970.rounded(.down))
+        guard var feed = try feed(named: name, db) else { return }
+        let writer = try EntryWriter(feed: feed.key, at: now, db)
+        for record in records {
+            guard
+                let row = try Row.fetchOne(
+                    db, sql: "SELECT rank, content FROM feed_entries WHERE feed = ? AND id = ? AND rank IS NOT NULL",
+                    arguments: [feed.key, record.id])
+            else { throw CatalogError.database("the change log of list '\(name)' does not hold store '\(record.id)'") }
+            let rank: Int64 = row[0], old: Int64 = row[1]
+            let content = ChangeHash.content(record)
+            guard content != old else { continue }
+            feed.head += 1
+            try writer.upsert(id: record.id, seq: feed.head, rank: rank, content: content)
+            feed.checksum &-= ChangeHash.item(content: old, rank: rank)
+            feed.checksum &+= ChangeHash.item(content: content, rank: rank)
+        }
+        try db.execute(
+            sql: "UPDATE change_feeds SET head = ?, checksum = ? WHERE key = ?", arguments: [feed.head, feed.checksum, feed.key])
+    }
+
     /// Tombstones for the feed's live stores that list `keeping` does not
     /// hold (nil: all of them), in id order.
     private static func tombstone(feed: inout Feed, keeping list: Int64?, writer: inout EntryWriter, _ db: Database) throws {
@@ -238,14 +263,16 @@ package enum ChangeLog {
     /// below it is told to resync instead of missing the delete.
     /// Compaction otherwise has nothing to do: each store has one row, its
     /// last change (CouchDB's by-sequence index).
-    static func compact(feed: inout Feed, before cutoff: Int64, _ db: Database) throws {
+    @discardableResult
+    static func compact(feed: inout Feed, before cutoff: Int64, _ db: Database) throws -> Int {
         let newest = try Int64.fetchOne(
             db, sql: "SELECT max(seq) FROM feed_entries WHERE feed = ? AND rank IS NULL AND at < ?",
             arguments: [feed.key, cutoff])
-        guard let newest else { return }
+        guard let newest else { return 0 }
         try db.execute(
             sql: "DELETE FROM feed_entries WHERE feed = ? AND rank IS NULL AND at < ?", arguments: [feed.key, cutoff])
         feed.floor = max(feed.floor, newest)
+        return db.changesCount
     }
 
     /// Writes `feed_entries` rows through two cached statements.

@@ -56,10 +56,12 @@ extension Catalog {
     package func resetReplica(list: String, source: String) throws {
         try write { db in
             try db.execute(sql: "DELETE FROM sync_entries WHERE list = ?", arguments: [list])
+            try db.execute(sql: "DELETE FROM sync_dirty WHERE list = ?", arguments: [list])
             try db.execute(
                 sql: """
-                    INSERT INTO sync_replicas (list, source, cursor, checksum, complete) VALUES (?, ?, NULL, 0, 0)
-                    ON CONFLICT (list) DO UPDATE SET source = excluded.source, cursor = NULL, checksum = 0, complete = 0
+                    INSERT INTO sync_replicas (list, source, cursor, checksum, complete, rewrite) VALUES (?, ?, NULL, 0, 0, 1)
+                    ON CONFLICT (list) DO UPDATE SET source = excluded.source, cursor = NULL, checksum = 0, complete = 0,
+                        rewrite = 1
                     """, arguments: [list, source])
         }
     }
@@ -97,6 +99,10 @@ extension Catalog {
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, in: db)
             let delete = try RawStatement.cached("DELETE FROM sync_entries WHERE list = ? AND id = ?", in: db)
+            // The first change of a store since the list was written keeps
+            // the rank it had then.
+            let dirty = try RawStatement.cached(
+                "INSERT OR IGNORE INTO sync_dirty (list, id, old_rank) VALUES (?, ?, ?)", in: db)
             var previous: Int64 = .min
             for change in page.changes {
                 guard change.sequence > previous else { throw ReplicaPageError.invalidPage("sequence numbers do not increase") }
@@ -104,7 +110,14 @@ extension Catalog {
                 old.reset()
                 old.bind(list, at: 1)
                 old.bind(change.id, at: 2)
-                if try old.step() {
+                let found = try old.step()
+                dirty.reset()
+                dirty.bind(list, at: 1)
+                dirty.bind(change.id, at: 2)
+                if found { dirty.bind(old.int64(0), at: 3) } else { dirty.bindNull(at: 3) }
+                _ = try dirty.step()
+                dirty.reset()
+                if found {
                     let record = StoreRecord(
                         id: change.id, name: old.text(1) ?? "", latitude: old.double(2), longitude: old.double(3),
                         address: old.text(4), category: old.text(5), phone: old.text(6), attributes: old.text(7))
@@ -151,7 +164,10 @@ extension Catalog {
                 let found = ChangeHash.hex(checksum)
                 guard expected == found else { throw ReplicaPageError.checksumMismatch(server: expected, replica: found) }
                 if !complete {
-                    try Self.writeList(list, exists: page.exists, db, changeLog: changeLog)
+                    if try !Self.updateListInPlace(list, exists: page.exists, db, changeLog: changeLog) {
+                        try Self.writeList(list, exists: page.exists, db, changeLog: changeLog)
+                    }
+                    try db.execute(sql: "DELETE FROM sync_dirty WHERE list = ?", arguments: [list])
                     outcome.listWritten = true
                     complete = true
                 }
@@ -164,6 +180,9 @@ extension Catalog {
                     ON CONFLICT (list) DO UPDATE SET source = excluded.source, cursor = excluded.cursor,
                         checksum = excluded.checksum, complete = excluded.complete
                     """, arguments: [list, source, page.next, checksum, complete])
+            // The local list now is the replica's rows: later syncs may
+            // update it store by store.
+            if outcome.listWritten { try db.execute(sql: "UPDATE sync_replicas SET rewrite = 0 WHERE list = ?", arguments: [list]) }
             return outcome
         }
     }
@@ -180,6 +199,73 @@ extension Catalog {
                 throw ReplicaPageError.invalidPage("store '\(id)' has attributes that are not a JSON object")
             }
         }
+    }
+
+    /// Updates local list `list` store by store when every store changed
+    /// since it was written kept its rank (its content changed, not its
+    /// place): the stores' rows in place, their spatial index rows and
+    /// tiles when they moved, a new list version, and the local change
+    /// log. False, having written nothing, when it cannot (a store added,
+    /// removed or moved, no local list, or one to be written whole).
+    private static func updateListInPlace(_ list: String, exists: Bool, _ db: Database, changeLog: ChangeLogOptions) throws -> Bool {
+        guard exists,
+            let key = try Int64.fetchOne(db, sql: "SELECT key FROM lists WHERE name = ?", arguments: [list]),
+            try Bool.fetchOne(db, sql: "SELECT rewrite = 0 FROM sync_replicas WHERE list = ?", arguments: [list]) == true
+        else { return false }
+        let moved =
+            try Bool.fetchOne(
+                db,
+                sql: """
+                    SELECT EXISTS (SELECT 1 FROM sync_dirty AS d LEFT JOIN sync_entries AS e ON e.list = d.list AND e.id = d.id
+                                   WHERE d.list = ? AND (d.old_rank IS NULL OR e.rank IS NULL OR e.rank <> d.old_rank))
+                    """, arguments: [list]) ?? true
+        guard !moved else { return false }
+        let rows = try Row.fetchAll(
+            db,
+            sql: """
+                SELECT s.key, s.latitude, s.longitude, e.id, e.name, e.latitude, e.longitude, e.address, e.category, e.phone,
+                       e.attributes
+                FROM sync_dirty AS d JOIN sync_entries AS e ON e.list = d.list AND e.id = d.id
+                LEFT JOIN stores AS s ON s.list = ? AND s.id = d.id
+                WHERE d.list = ?
+                """, arguments: [key, list])
+        var records: [StoreRecord] = []
+        var tilesMoved = false
+        for row in rows {
+            guard let store: Int64 = row[0] else { return false }  // not in the local list: write it whole
+            let record = StoreRecord(
+                id: row[3], name: row[4], latitude: row[5], longitude: row[6], address: row[7], category: row[8], phone: row[9],
+                attributes: row[10])
+            let oldLatitude: Double = row[1], oldLongitude: Double = row[2]
+            try db.execute(
+                sql: """
+                    UPDATE stores SET name = ?, latitude = ?, longitude = ?, address = ?, category = ?, phone = ?, attributes = ?
+                    WHERE key = ?
+                    """,
+                arguments: [
+                    record.name, record.latitude, record.longitude, record.address, record.category, record.phone,
+                    record.attributes, store,
+                ])
+            if oldLatitude != record.latitude || oldLongitude != record.longitude {
+                tilesMoved = true
+                try db.execute(
+                    sql: "DELETE FROM spatial_index WHERE band = ? AND longitude = ? AND latitude = ? AND store = ? AND list = ?",
+                    arguments: [SpatialIndex.band(latitude: oldLatitude), oldLongitude, oldLatitude, store, key])
+                try db.execute(
+                    sql: "INSERT INTO spatial_index (band, longitude, latitude, store, list) VALUES (?, ?, ?, ?, ?)",
+                    arguments: [SpatialIndex.band(latitude: record.latitude), record.longitude, record.latitude, store, key])
+            }
+            records.append(record)
+        }
+        if tilesMoved { try SpatialTiles.rebuild(list: key, db) }
+        // A new version, as the lists triggers give one (migration 0008):
+        // the server's tags and sessions must see the list changed.
+        try db.execute(sql: "UPDATE counters SET value = value + 1 WHERE name = 'list_version'")
+        try db.execute(
+            sql: "UPDATE lists SET version = (SELECT value FROM counters WHERE name = 'list_version') WHERE key = ?",
+            arguments: [key])
+        try ChangeLog.recordContentChanges(name: list, records, db, options: changeLog)
+        return true
     }
 
     /// Writes local list `list` from the replica's rows, in rank order, as
