@@ -43,6 +43,8 @@ server_pid=$!
 for _ in $(seq 100); do grep -q "serving" "$folder/serve.log" 2>/dev/null && break; sleep 0.1; done
 server_pid="$(pgrep -f "serve --db $folder/server.sqlite" | tail -n 1)"
 url="http://127.0.0.1:$port"
+sleep 5  # the nearest-store snapshot the server builds as it starts
+echo "server before the sync: RSS $(( $(awk '/VmRSS/ {print $2}' /proc/"$server_pid"/status) / 1024 )) MiB"
 start="$(now)"
 /usr/bin/time -f %M -o "$folder/rss" "$carousel" sync --from "$url" --list places --db "$folder/device.sqlite" --page-size 5000 >"$folder/first"
 first_ms="$(elapsed_ms "$start" "$(now)")"
