@@ -1,7 +1,7 @@
 import GRDB
 
 /// The change log's writes and reads, inside the caller's transaction:
-/// every write that changes a list calls ``record(name:list:_:now:)`` in
+/// every write that changes a list calls `record(name:list:_:options:)` in
 /// its own transaction, so a change is in the log exactly when the write
 /// committed (migration 0011 describes the tables).
 package enum ChangeLog {
