@@ -4,6 +4,7 @@ import PackageDescription
 // Module map: one direction of dependency.
 //
 //   StoreCatalog   — stores, lists, import, spatial queries, stored cluster indexes (GRDB, system libsqlite3)
+//   CatalogSync    — a server's list kept in the app's own catalog: delta sync over HTTP (no server code)
 //   CatalogServing — what a server needs of a catalog besides: API tokens, change watches (swift-crypto)
 //   WorkLanes      — the bounded thread pools where async callers run blocking work (internal)
 //   CarouselEngine — pure math: layout, snapping, physics, visibility, focus, looping
@@ -36,6 +37,7 @@ let package = Package(
     products: [
         .library(name: "Geo", targets: ["Geo"]),
         .library(name: "StoreCatalog", targets: ["StoreCatalog"]),
+        .library(name: "CatalogSync", targets: ["CatalogSync"]),
         .library(name: "CarouselEngine", targets: ["CarouselEngine"]),
         .library(name: "Clustering", targets: ["Clustering"]),
         .library(name: "VectorTiles", targets: ["VectorTiles"]),
@@ -99,6 +101,10 @@ let package = Package(
             // that calls an API with a required reason (stat()).
             resources: [.embedInCode("Migrations"), .copy("PrivacyInfo.xcprivacy")]
         ),
+        // Delta sync into the app's own catalog (issue 45): pages of a
+        // server's `GET /lists/{name}/changes` over URLSession. App-facing:
+        // StoreCatalog and Foundation only, no server module.
+        .target(name: "CatalogSync", dependencies: ["StoreCatalog", "WorkLanes"]),
         // What a server needs of a catalog beyond what an app does: API
         // tokens (SHA-256 through swift-crypto), change watches, readers
         // beside each other, the nearest snapshot (`ServingCatalog`). Apart
@@ -230,6 +236,7 @@ let package = Package(
             name: "carousel-net",
             dependencies: [
                 "CarouselCommandLine", "CarouselServer", "Catalogs", "PostgresCatalog", "StoreCatalog", "CatalogServing", "Locks",
+                "CatalogSync",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -296,6 +303,7 @@ let package = Package(
         .testTarget(name: "LocksTests", dependencies: ["Locks"]),
         .testTarget(name: "WorkLanesTests", dependencies: ["WorkLanes"]),
         .testTarget(name: "TextInputTests", dependencies: ["TextInput", "TestSupport"]),
+        .testTarget(name: "CatalogSyncTests", dependencies: ["CatalogSync", "StoreCatalog", "CarouselJSON", "TestSupport", "Locks"]),
         // Against a PostgreSQL cluster of their own (initdb in a temporary
         // directory, a Unix socket): the SQLite catalog's answers.
         .testTarget(

@@ -21,7 +21,7 @@ package struct Carousel: ParsableCommand {
             Demo.self,
             Import.self, Export.self, Lists.self, Stores.self, Near.self, Bbox.self, Search.self, Info.self,
             Clusters.self, Tiles.self,
-            Snap.self, Focus.self, Simulate.self, Camera.self, Serve.self, Tokens.self,
+            Snap.self, Focus.self, Simulate.self, Camera.self, Serve.self, Sync.self, Tokens.self,
         ]
     )
 

@@ -28,6 +28,11 @@ package struct DatabaseOptions: ParsableArguments {
         if path?.isEmpty == true { throw CLIError("--db needs a path (got an empty value)") }
     }
 
+    /// ``resolvedPath(environment:)`` for `carousel sync`, run by `carousel-net`.
+    package func resolvedPathForSync() throws -> String {
+        try resolvedPath()
+    }
+
     /// `--db`, else `$CAROUSEL_DB`, else the per-user default.
     func resolvedPath(environment: [String: String]? = nil) throws -> String {
         try Self.resolvedPath(path, environment: environment)

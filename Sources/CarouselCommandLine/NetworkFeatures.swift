@@ -32,6 +32,10 @@ package protocol NetworkFeatures: Sendable {
     /// Runs `carousel serve` until it is stopped.
     func serve(_ command: Carousel.Serve) throws
 
+    /// Runs `carousel sync`: the HTTP client is linked here, with the
+    /// server's stack (Foundation's URLSession on Linux is libcurl).
+    func sync(_ command: Carousel.Sync) throws
+
     /// What an error only these features throw says to the user; nil for
     /// any other error.
     func report(_ error: any Error) -> ErrorReport?
@@ -57,7 +61,7 @@ extension Carousel {
     /// Whether `command` needs ``NetworkFeatures``: it serves, or the
     /// catalog it names (`--db`, else `$CAROUSEL_DB`) is a PostgreSQL URL.
     static func needsNetwork(_ command: any ParsableCommandWithCatalog) -> Bool {
-        if command is Serve { return true }
+        if command is Serve || command is Sync { return true }
         guard let path = try? command.database.resolvedPath() else { return false }
         return DatabaseOptions.isPostgresURL(path)
     }

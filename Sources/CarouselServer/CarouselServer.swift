@@ -149,6 +149,7 @@ public struct CarouselServer: Sendable {
         HealthRoutes(reader: reader, metrics: metrics, sessions: sessions, version: catalogVersion).register(on: router)
         CatalogRoutes(reader: reader, nearestAnswers: nearestAnswers, limits: limits).register(on: router)
         SearchRoute(reader: reader, limits: limits).register(on: router)
+        ChangesRoute(reader: reader, limits: limits).register(on: router)
         TileRoutes(reader: reader, limits: limits, secure: servesTLS).register(on: router)
         let metrics = metrics
         ImportRoute(

@@ -11,6 +11,9 @@ public struct ServerLimits: Sendable, Hashable {
     public var maxImportBody = 512 << 20
     /// The most stores one response carries (`limit` above it is 400).
     public var maxLimit = 1000
+    /// The most changes one page of `GET /lists/{name}/changes` carries:
+    /// a device's first download takes pages of 5,000 (issue 45).
+    public var maxChangePage = 10_000
     /// How far a `POST /simulate` run may go: 10 minutes of virtual time
     /// (a script's cost grows with its length in time) and the library's
     /// frame limit. Past either, the run stops and is answered 422.

@@ -9,11 +9,15 @@ struct PostgresMigration: Sendable {
     let version: Int
     let fileName: String
     let sql: String
+    /// What SQL cannot do, run after ``sql`` in the same transaction: 0007
+    /// starts each existing list's change log (hashes computed in Swift).
+    let then: (@Sendable (PostgresConnection, Logger) async throws -> Void)?
 
-    init(fileName: String, bytes: [UInt8]) {
+    init(fileName: String, bytes: [UInt8], then: (@Sendable (PostgresConnection, Logger) async throws -> Void)? = nil) {
         self.fileName = fileName
         version = Int(fileName.prefix { $0.isNumber })!
         sql = String(decoding: bytes, as: UTF8.self)
+        self.then = then
     }
 
     /// Every migration, in order. SwiftPM names each embedded file by a
@@ -25,6 +29,8 @@ struct PostgresMigration: Sendable {
         PostgresMigration(fileName: "0004_change_versions.sql", bytes: PackageResources._004_change_versions_sql),
         PostgresMigration(fileName: "0005_cluster_indexes.sql", bytes: PackageResources._005_cluster_indexes_sql),
         PostgresMigration(fileName: "0006_nearest_per_list.sql", bytes: PackageResources._006_nearest_per_list_sql),
+        PostgresMigration(
+            fileName: "0007_change_log.sql", bytes: PackageResources._007_change_log_sql, then: PostgresChangeLog.startFeeds),
     ]
 
     static var latestVersion: Int { all.last!.version }
@@ -75,6 +81,7 @@ struct PostgresMigration: Sendable {
                 for statement in statements(in: migration.sql) {
                     try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
                 }
+                try await migration.then?(connection, logger)
                 try await connection.query(
                     "INSERT INTO carousel_schema (version) VALUES (\(migration.version))", logger: logger)
             }

@@ -25,6 +25,7 @@ extension PostgresCatalog {
     ) async throws -> ImportReport {
         var source = try ForeignImport(list: name, reader: reader, options: options)
         let logger = Logger(label: "carousel.postgres.import")
+        let changeLog = changeLogOptions
         return try await withConnection { connection in
             try await connection.withTransaction(logger: logger) { connection in
                 try await connection.query("SELECT pg_advisory_xact_lock(\(Self.importLockKey))", logger: logger)
@@ -120,6 +121,8 @@ extension PostgresCatalog {
                 let report = source.report(imported: imported)
                 try await fixColumns(source.columnsToFix, list: listKey, connection)
                 if !inFileOrder { try await writeItems(list: listKey, order: options.order, connection) }
+                // The list's changes in the same transaction (issue 45).
+                try await PostgresChangeLog.record(name: name, list: listKey, connection, options: changeLog, logger: logger)
                 return report
             }
         }

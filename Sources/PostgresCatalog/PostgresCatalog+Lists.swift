@@ -145,6 +145,7 @@ extension PostgresCatalog: CatalogEngine {
     /// is not a valid list name or is another list's.
     public func renameList(_ name: String, to newName: String) async throws {
         try NameCharacters.checkListName(newName)
+        let changeLog = changeLogOptions
         try await withConnection { connection in
             try await connection.withTransaction(logger: logger) { connection in
                 let key = try await listKey(name, connection)
@@ -153,6 +154,9 @@ extension PostgresCatalog: CatalogEngine {
                     .collect(Int64.self)
                 guard taken.isEmpty else { throw CatalogError.renameTaken(name, to: newName) }
                 try await connection.query("UPDATE lists SET name = \(newName) WHERE key = \(key)", logger: logger)
+                // Feeds follow names, as on SQLite (Catalog+ListManagement).
+                try await PostgresChangeLog.record(name: name, list: nil, connection, options: changeLog, logger: logger)
+                try await PostgresChangeLog.record(name: newName, list: key, connection, options: changeLog, logger: logger)
             }
         }
     }
@@ -160,7 +164,8 @@ extension PostgresCatalog: CatalogEngine {
     /// Deletes a list, its items and its stores, in one transaction.
     @discardableResult
     public func deleteList(_ name: String) async throws -> ListDeletion {
-        try await withConnection { connection in
+        let changeLog = changeLogOptions
+        return try await withConnection { connection in
             try await connection.withTransaction(logger: logger) { connection in
                 let key = try await listKey(name, connection)
                 let count = try await count(name, connection)
@@ -171,6 +176,7 @@ extension PostgresCatalog: CatalogEngine {
                         logger: logger
                     ).collect(Int.self).first ?? 0
                 try await connection.query("DELETE FROM lists WHERE key = \(key)", logger: logger)
+                try await PostgresChangeLog.record(name: name, list: nil, connection, options: changeLog, logger: logger)
                 return ListDeletion(name: name, count: count, removedStores: removed)
             }
         }

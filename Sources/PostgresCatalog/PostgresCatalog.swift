@@ -27,6 +27,8 @@ public final class PostgresCatalog: Sendable {
     let heldSearchSnapshots = StateLock<[String: SearchSnapshot]>([:])
     /// The cluster indexes of filtered tiles, by list version and filter.
     let filteredClusterIndexes = FilteredClusterIndexes()
+    /// The change log's retention and clock (`changeLogOptions`).
+    let changeLogSettings = StateLock(ChangeLogOptions())
 
     /// Connections a catalog opens at once at most: a server's concurrent
     /// requests beyond it wait for one. 16 per node keeps three nodes and
@@ -117,7 +119,7 @@ public final class PostgresCatalog: Sendable {
     /// `error` as a one-line `PostgresCatalogError` naming the masked URL;
     /// the catalog's own errors as they are.
     func oneLine(_ error: any Error, connecting: Bool) -> any Error {
-        if error is PostgresCatalogError || error is CatalogError { return error }
+        if error is PostgresCatalogError || error is CatalogError || error is ChangeCursorError { return error }
         if let error = error as? PostgresTransactionError {
             if let closure = error.closureError { return oneLine(closure, connecting: connecting) }
         }

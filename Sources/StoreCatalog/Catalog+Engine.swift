@@ -198,6 +198,13 @@ extension Catalog: CatalogEngine {
         return try await WorkLane.bulk.run { try self.search(search) }
     }
 
+    /// A page of changes: a small one (an app's sync of what changed) on
+    /// the interactive lane, a page of a download from scratch on the bulk
+    /// lane, where it never queues ahead of a live session's reads.
+    public func changes(list: String, since: String?, limit: Int) async throws -> ChangePage {
+        try await onLane(limit <= 1_000 ? .interactive : .bulk) { try $0.changes(list: list, since: since, limit: limit) }
+    }
+
     // MARK: Writes, one at a time
 
     public func importList(named name: String, from reader: some StoreRowReader, options: ImportOptions) async throws

@@ -37,6 +37,13 @@ extension Catalog {
         try options.check(list: name)
         let importer = ListImporter(
             list: name, reader: reader, options: options, pipeline: pipeline, spatialMemoryLimit: spatialMemoryLimit)
-        return try write { db in try importer.run(db) }
+        let changeLog = changeLogOptions
+        return try write { db in
+            let report = try importer.run(db)
+            // The list's changes against what its feed held, in the same
+            // transaction (issue 45): an unchanged store is no change.
+            try ChangeLog.record(name: name, list: try listKey(name, db), db, options: changeLog)
+            return report
+        }
     }
 }

@@ -9,12 +9,18 @@ extension Catalog {
     /// another list.
     public func renameList(_ name: String, to newName: String) throws {
         try NameCharacters.checkListName(newName)
+        let changeLog = changeLogOptions
         try write { db in
             let key = try listKey(name, db)
             guard name != newName else { return }
             let taken = try Int64.fetchOne(db, sql: "SELECT key FROM lists WHERE name = ?", arguments: [newName])
             if taken != nil { throw CatalogError.renameTaken(name, to: newName) }
             try db.execute(sql: "UPDATE lists SET name = ? WHERE key = ?", arguments: [newName, key])
+            // Feeds follow names: the old name's feed ends in tombstones,
+            // the new name's gets the stores (a device following either
+            // name sees what that name now designates).
+            try ChangeLog.record(name: name, list: nil, db, options: changeLog)
+            try ChangeLog.record(name: newName, list: key, db, options: changeLog)
         }
     }
 
@@ -26,12 +32,14 @@ extension Catalog {
     /// One transaction: a failure leaves the list as it was.
     @discardableResult
     public func deleteList(_ name: String) throws -> ListDeletion {
-        try write { db in
+        let changeLog = changeLogOptions
+        return try write { db in
             let key = try listKey(name, db)
             let count =
                 try Int.fetchOne(
                     db, sql: "SELECT coalesce(max(position) + 1, 0) FROM list_items WHERE list = ?", arguments: [key]) ?? 0
             let removedStores = try Self.deleteRows(ofList: key, db)
+            try ChangeLog.record(name: name, list: nil, db, options: changeLog)
             return ListDeletion(name: name, count: count, removedStores: removedStores)
         }
     }

@@ -33,6 +33,8 @@ public final class Catalog: Sendable {
     let filteredClusterIndexes = FilteredClusterIndexes()
     /// The database file, or `:memory:`.
     public let path: String
+    /// The change log's retention and clock (``changeLogOptions``).
+    let changeLogSettings = ChangeLogSettings()
 
     /// Whether the catalog lives in this process's memory (``inMemory()``):
     /// no other connection can open it.

@@ -142,6 +142,19 @@ public protocol CatalogEngine: Sendable {
     /// whenever the list is imported anew, replaced or renamed to, never
     /// otherwise.
     func listVersion(named name: String) async throws -> Int64?
+
+    /// A page of the changes of `list` after cursor `since` (nil: the
+    /// list from scratch), at most `limit` of them: the change log of
+    /// issue 45, as `Catalog`'s synchronous `changes(list:since:limit:)`
+    /// describes it.
+    func changes(list: String, since: String?, limit: Int) async throws -> ChangePage
+}
+
+extension CatalogEngine {
+    /// A catalog without a change log refuses (none in this package).
+    public func changes(list: String, since: String?, limit: Int) async throws -> ChangePage {
+        throw CatalogError.invalidArgument("this catalog (\(location)) keeps no change log")
+    }
 }
 
 /// An error of a catalog that cannot be reached now (its database is down

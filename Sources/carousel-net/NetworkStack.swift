@@ -1,6 +1,7 @@
 import CarouselCommandLine
 import CarouselServer
 import CatalogServing
+import CatalogSync
 import Catalogs
 import PostgresCatalog
 import StoreCatalog
@@ -24,6 +25,12 @@ struct NetworkStack: NetworkFeatures {
     func report(_ error: any Error) -> ErrorReport? {
         if let error = error as? TLSFileError {
             return ErrorReport(message: error.description, status: error.kind == .keyMismatch ? .usage : .io)
+        }
+        if let error = error as? SyncError {
+            // A server that is not there, or answers what a sync cannot
+            // use: a read failure (74); its refusal of the list: missing input.
+            if case .server(status: 404, _) = error { return ErrorReport(message: error.description, status: .missingInput) }
+            return ErrorReport(message: error.description, status: .io)
         }
         guard let error = error as? PostgresCatalogError else { return nil }
         if case .invalidURL = error { return ErrorReport(message: error.description, status: .usage) }

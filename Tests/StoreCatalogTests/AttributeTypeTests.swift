@@ -241,6 +241,7 @@ struct AttributeTypeTests {
             try catalog.execute(
                 """
                 DROP TABLE tile_nodes; DROP TABLE tile_trees;
+                DROP TABLE change_feeds; DROP TABLE feed_entries; DROP TABLE sync_replicas; DROP TABLE sync_entries; DROP TABLE sync_dirty;
                 CREATE VIRTUAL TABLE spatial_tiles USING rtree(
                     id, list_min, list_max, x_min, x_max, y_min, y_max, z_min, z_max, +list INTEGER, +members BLOB)
                 """)

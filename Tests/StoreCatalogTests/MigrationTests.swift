@@ -25,8 +25,8 @@ struct MigrationTests {
         #expect(journal == "wal")
         #expect(
             tables == [
-                "api_tokens", "cluster_indexes", "cluster_parts", "counters", "list_items", "lists", "spatial_index",
-                "stores", "tile_nodes", "tile_trees",
+                "api_tokens", "change_feeds", "cluster_indexes", "cluster_parts", "counters", "feed_entries", "list_items", "lists",
+                "spatial_index", "stores", "sync_dirty", "sync_entries", "sync_replicas", "tile_nodes", "tile_trees",
             ])
         #expect(try catalog.lists().isEmpty)
     }

@@ -215,13 +215,15 @@ struct NearestTileTests {
         }
         let imported = try Catalog(path: path).read { db in try tiles(db) }
         // Back to schema 6, the one before the tiles (and before 0008's list
-        // versions, 0009's list time zones and 0010's tile trees), then
+        // versions, 0009's list time zones, 0010's tile trees and 0011's
+        // change log), then
         // opened again: 0007 runs on the data and builds its R*Tree, and
         // 0010 replaces it with the trees an import writes.
         try DatabaseQueue(path: path).writeWithoutTransaction { db in
             try db.execute(
                 sql: """
                     DROP TABLE tile_nodes; DROP TABLE tile_trees;
+                    DROP TABLE change_feeds; DROP TABLE feed_entries; DROP TABLE sync_replicas; DROP TABLE sync_entries; DROP TABLE sync_dirty;
                     DROP TRIGGER list_version_inserted; DROP TRIGGER list_version_renamed; DROP TABLE counters;
                     ALTER TABLE lists DROP COLUMN version; ALTER TABLE lists DROP COLUMN time_zone;
                     PRAGMA user_version = 6

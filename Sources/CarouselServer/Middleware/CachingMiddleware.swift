@@ -73,7 +73,7 @@ struct CachingMiddleware<Context: RequestContext>: RouterMiddleware {
     /// route's template and parameters are known here.
     static func list(of request: Request, context: Context) -> String?? {
         switch context.endpointPath {
-        case "/lists/{name}/stores", "/lists/{name}/clusters", "/lists/{name}/tiles/{z}/{x}/{file}", "/lists/{name}/tiles.json":
+        case "/lists/{name}/stores", "/lists/{name}/changes", "/lists/{name}/clusters", "/lists/{name}/tiles/{z}/{x}/{file}", "/lists/{name}/tiles.json":
             return .some(try? request.pathParameter("name", context: context))
         case "/stores/{list}/{id}":
             return .some(try? request.pathParameter("list", context: context))

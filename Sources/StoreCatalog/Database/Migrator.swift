@@ -79,6 +79,7 @@ package enum Migrator {
         }
         if version >= 8 { tables.insert("counters") }
         if version >= 10 { tables.formUnion(["tile_nodes", "tile_trees"]) }
+        if version >= 11 { tables.formUnion(["change_feeds", "feed_entries", "sync_replicas", "sync_entries", "sync_dirty"]) }
         return tables
     }
 }

@@ -93,6 +93,8 @@ package struct RawStatement {
         return String(decoding: UnsafeBufferPointer(start: characters, count: count), as: UTF8.self)
     }
     package func double(_ column: Int32) -> Double { sqlite3_column_double(handle, column) }
+    /// Whether the column is NULL.
+    package func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
 
     /// Runs `body` over the column's UTF-8 bytes where SQLite holds them (valid
     /// until the next step or reset); nil for NULL, without calling `body`.

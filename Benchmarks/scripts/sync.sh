@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# Issue 45's targets for delta sync, on the 234,908 places:
+#   - the import with the change log (wall, median of RUNS; compare with
+#     BENCHMARKS.md's import row of a build before the change log: ≤ 1.2×);
+#   - the first sync of the whole list in pages of 5,000 (≤ 10 s; peak RSS
+#     ≤ 64 MiB for the client, GNU time, and the server, VmHWM);
+#   - a replace that changes 100 stores, then the next sync: its bytes
+#     (≤ 1 % of the first sync's), the server's time for its requests (its
+#     request log, ≤ 200 ms) and the sync's wall time over loopback
+#     (≤ 500 ms end to end).
+#
+#   Benchmarks/scripts/sync.sh CAROUSEL [places.csv] [runs]
+#
+# CAROUSEL is the binary to measure (release; `carousel-net` beside it).
+set -euo pipefail
+carousel="$(realpath "${1:?usage: sync.sh CAROUSEL [places.csv] [runs]}")"
+csv="$(realpath "${2:-../shared/data/geonames-places.csv}")"
+runs="${3:-3}"
+[ -f "$csv" ] || { echo "sync: no places file at $csv" >&2; exit 1; }
+folder="$(mktemp -d)"
+server_pid=""
+cleanup() { [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null; rm -rf "$folder"; }
+trap cleanup EXIT
+now() { date +%s.%N; }
+elapsed_ms() { python3 -c "print(round(($2 - $1) * 1000, 1))"; }
+
+# 1. The import, with its change log, RUNS times into new catalogs.
+imports=()
+for run in $(seq "$runs"); do
+    rm -f "$folder"/import.sqlite*
+    start="$(now)"
+    /usr/bin/time -f %M -o "$folder/rss" "$carousel" import "$csv" --list places --db "$folder/import.sqlite" >/dev/null
+    imports+=("$(elapsed_ms "$start" "$(now)")")
+done
+import_ms="$(printf '%s\n' "${imports[@]}" | sort -n | sed -n "$(( (runs + 1) / 2 ))p")"
+echo "import 234,908 rows with the change log: median $import_ms ms of ${imports[*]}; peak RSS $(( $(cat "$folder/rss") / 1024 )) MiB"
+
+# 2. A server on the catalog, and a first sync in pages of 5,000.
+cp "$folder/import.sqlite" "$folder/server.sqlite"
+port=18471
+"$carousel" serve --db "$folder/server.sqlite" --port "$port" 2>"$folder/serve.log" &
+server_pid=$!
+for _ in $(seq 100); do grep -q "serving" "$folder/serve.log" 2>/dev/null && break; sleep 0.1; done
+server_pid="$(pgrep -f "serve --db $folder/server.sqlite" | tail -n 1)"
+url="http://127.0.0.1:$port"
+sleep 5  # the nearest-store snapshot the server builds as it starts
+echo "server before the sync: RSS $(( $(awk '/VmRSS/ {print $2}' /proc/"$server_pid"/status) / 1024 )) MiB"
+start="$(now)"
+/usr/bin/time -f %M -o "$folder/rss" "$carousel" sync --from "$url" --list places --db "$folder/device.sqlite" --page-size 5000 >"$folder/first"
+first_ms="$(elapsed_ms "$start" "$(now)")"
+first_bytes="$(python3 - "$folder/first" <<'PY'
+import re, sys
+line = open(sys.argv[1]).read()
+m = re.search(r"removed, ([\d.]+) (bytes|KiB|MiB|GiB)", line)
+print(int(float(m.group(1)) * {"bytes": 1, "KiB": 1024, "MiB": 1 << 20, "GiB": 1 << 30}[m.group(2)]))
+PY
+)"
+echo "first sync: $first_ms ms, $(cat "$folder/first")"
+echo "first sync: client peak RSS $(( $(cat "$folder/rss") / 1024 )) MiB, server peak RSS $(( $(awk '/VmHWM/ {print $2}' /proc/"$server_pid"/status) / 1024 )) MiB"
+
+# 3. A replace that changes 100 stores (their names), then the next sync.
+python3 - "$csv" "$folder/changed.csv" <<'PY'
+import sys
+lines = open(sys.argv[1], encoding="utf-8").read().split("\n")
+step = (len(lines) - 2) // 100
+for k in range(100):
+    row = lines[1 + k * step].split(",")
+    row[1] = row[1] + " (changed)"
+    lines[1 + k * step] = ",".join(row)
+open(sys.argv[2], "w", encoding="utf-8").write("\n".join(lines))
+PY
+start="$(now)"
+"$carousel" import "$folder/changed.csv" --list places --replace --db "$folder/server.sqlite" >/dev/null
+echo "replace with 100 changed stores: $(elapsed_ms "$start" "$(now)") ms"
+before="$(wc -l <"$folder/serve.log")"
+start="$(now)"
+"$carousel" sync --from "$url" --list places --db "$folder/device.sqlite" >"$folder/delta"
+delta_ms="$(elapsed_ms "$start" "$(now)")"
+server_ms="$(tail -n +"$((before + 1))" "$folder/serve.log" | grep "/changes" | awk '{s += $(NF-1)} END {print s}')"
+delta_bytes="$(python3 - "$folder/delta" <<'PY'
+import re, sys
+line = open(sys.argv[1]).read()
+m = re.search(r"removed, ([\d.]+) (bytes|KiB|MiB|GiB)", line)
+print(int(float(m.group(1)) * {"bytes": 1, "KiB": 1024, "MiB": 1 << 20, "GiB": 1 << 30}[m.group(2)]))
+PY
+)"
+echo "next sync: $delta_ms ms end to end, $server_ms ms in the server's requests, $(cat "$folder/delta")"
+echo "next sync's bytes: $(python3 -c "print(round(100 * $delta_bytes / $first_bytes, 3))") % of the first sync's"
+"$carousel" export places --format csv --db "$folder/server.sqlite" >"$folder/theirs.csv"
+"$carousel" export places --format csv --db "$folder/device.sqlite" >"$folder/ours.csv"
+cmp -s "$folder/theirs.csv" "$folder/ours.csv" && echo "exports: identical" || echo "exports: DIFFER"

@@ -1,0 +1,320 @@
+import GRDB
+
+/// The change log's writes and reads, inside the caller's transaction:
+/// every write that changes a list calls `record(name:list:_:options:)` in
+/// its own transaction, so a change is in the log exactly when the write
+/// committed (migration 0011 describes the tables).
+package enum ChangeLog {
+    /// The gap between two consecutive ranks given afresh: 2^20, so that
+    /// about 20 insertions at one place fit before the ranks around it
+    /// have to be given again.
+    package static let spacing: Int64 = 1 << 20
+
+    /// A feed's row in `change_feeds`.
+    package struct Feed: Sendable {
+        package var key: Int64
+        package var k0: Int64
+        package var k1: Int64
+        package var head: Int64
+        package var floor: Int64
+        package var checksum: Int64
+        package var live: Int64
+
+        package init(key: Int64, k0: Int64, k1: Int64, head: Int64, floor: Int64, checksum: Int64, live: Int64) {
+            self.key = key
+            self.k0 = k0
+            self.k1 = k1
+            self.head = head
+            self.floor = floor
+            self.checksum = checksum
+            self.live = live
+        }
+    }
+
+    static func feed(named name: String, _ db: Database) throws -> Feed? {
+        let statement = try RawStatement.cached(
+            "SELECT key, k0, k1, head, floor, checksum, live FROM change_feeds WHERE name = ?", in: db)
+        defer { statement.reset() }
+        statement.bind(name, at: 1)
+        guard try statement.step() else { return nil }
+        return Feed(
+            key: statement.int64(0), k0: statement.int64(1), k1: statement.int64(2), head: statement.int64(3),
+            floor: statement.int64(4), checksum: statement.int64(5), live: statement.int64(6))
+    }
+
+    static func makeFeed(named name: String, _ db: Database) throws -> Feed {
+        var random = SystemRandomNumberGenerator()
+        let k0 = Int64(bitPattern: random.next()), k1 = Int64(bitPattern: random.next())
+        try db.execute(sql: "INSERT INTO change_feeds (name, k0, k1) VALUES (?, ?, ?)", arguments: [name, k0, k1])
+        return Feed(key: db.lastInsertedRowID, k0: k0, k1: k1, head: 0, floor: 0, checksum: 0, live: 0)
+    }
+
+    /// Records in the log that the list named `name` is now the list whose
+    /// key is `list` (nil: no list has that name any more), against what
+    /// the feed held: new stores and stores whose content or place changed
+    /// are upserts, stores no longer there tombstones; unchanged stores are
+    /// not changes. Then purges the feed's tombstones older than the
+    /// retention. Runs in the write's transaction.
+    static func record(name: String, list: Int64?, _ db: Database, options: ChangeLogOptions) throws {
+        let now = Int64(options.now().timeIntervalSince1970.rounded(.down))
+        guard var feed = try feed(named: name, db) ?? (list == nil ? nil : makeFeed(named: name, db)) else { return }
+        var writer = try EntryWriter(feed: feed.key, at: now, db)
+        if let list {
+            if feed.live == 0 {
+                try recordFirst(list: list, feed: &feed, writer: &writer, db)
+            } else {
+                try recordDiff(list: list, feed: &feed, writer: &writer, db)
+            }
+        } else {
+            try tombstone(feed: &feed, keeping: nil, writer: &writer, db)
+        }
+        try compact(feed: &feed, before: now - Self.seconds(options.retention), db)
+        try db.execute(
+            sql: "UPDATE change_feeds SET head = ?, floor = ?, checksum = ?, live = ? WHERE key = ?",
+            arguments: [feed.head, feed.floor, feed.checksum, feed.live, feed.key])
+    }
+
+    package static func seconds(_ duration: Duration) -> Int64 {
+        max(0, duration.components.seconds)
+    }
+
+    /// The statement reading a list's stores in carousel order, with
+    /// their content's columns.
+    private static func storesInOrder(_ list: Int64, _ db: Database) throws -> RawStatement {
+        let statement = try RawStatement.cached(
+            """
+            SELECT s.id, s.name, s.latitude, s.longitude, s.address, s.category, s.phone, s.attributes
+            FROM list_items AS i JOIN stores AS s ON s.key = i.store
+            WHERE i.list = ? ORDER BY i.position
+            """, in: db)
+        statement.bind(list, at: 1)
+        return statement
+    }
+
+    static func record(_ statement: RawStatement) -> StoreRecord {
+        StoreRecord(
+            id: statement.text(0) ?? "", name: statement.text(1) ?? "", latitude: statement.double(2),
+            longitude: statement.double(3), address: statement.text(4), category: statement.text(5),
+            phone: statement.text(6), attributes: statement.text(7))
+    }
+
+    /// A feed with no live store: every store is an upsert, ranked afresh
+    /// (a first import; tombstones of the same ids become upserts again).
+    ///
+    /// The rows are written in id order, their sequence numbers given in
+    /// that order: both of the table's B-trees then grow at their right
+    /// edge. In list order, every row went to a random page of the id
+    /// tree, which SQLite's 2 MiB page cache does not hold for a large
+    /// list (the 234,908 places: the change log's share of the import fell
+    /// from about 0.65 s to what `Benchmarks/scripts/sync.sh` reports).
+    /// Past ``sortedFirstLimit`` stores, in list order, so that memory
+    /// stays bounded.
+    private static func recordFirst(list: Int64, feed: inout Feed, writer: inout EntryWriter, _ db: Database) throws {
+        let statement = try storesInOrder(list, db)
+        defer { statement.reset() }
+        var rank: Int64 = 0
+        var pending: [(id: String, rank: Int64, content: Int64)] = []
+        var streaming = false
+        func write(_ id: String, _ rank: Int64, _ content: Int64) throws {
+            feed.head += 1
+            try writer.upsert(id: id, seq: feed.head, rank: rank, content: content)
+        }
+        while try statement.step() {
+            let record = record(statement)
+            rank += spacing
+            let content = ChangeHash.content(record)
+            feed.checksum &+= ChangeHash.item(content: content, rank: rank)
+            feed.live += 1
+            if streaming {
+                try write(record.id, rank, content)
+            } else {
+                pending.append((record.id, rank, content))
+                if pending.count > sortedFirstLimit {
+                    for entry in pending { try write(entry.id, entry.rank, entry.content) }
+                    pending = []
+                    streaming = true
+                }
+            }
+        }
+        // SQLite's BINARY collation: the bytes of the UTF-8.
+        pending.sort { $0.id.utf8.lexicographicallyPrecedes($1.id.utf8) }
+        for entry in pending { try write(entry.id, entry.rank, entry.content) }
+    }
+
+    /// The most stores a first import sorts by id in memory (about 60
+    /// bytes each) before writing its change log.
+    static let sortedFirstLimit = 1_000_000
+
+    /// A feed with live stores: the new list diffed against them by id
+    /// and content. The stores that keep their rank are a longest
+    /// increasing subsequence of the old ranks in the new order, so a
+    /// store inserted, deleted or moved is one change, not one per store
+    /// after it; the others are ranked between their kept neighbours.
+    private static func recordDiff(list: Int64, feed: inout Feed, writer: inout EntryWriter, _ db: Database) throws {
+        // Pass 1: the new order with each store's content hash and what
+        // the feed holds of it. Three words a store, not its id.
+        let liveBefore = feed.live
+        var oldRanks: [Int64?] = []
+        var oldContents: [Int64] = []
+        var contents: [Int64] = []
+        do {
+            let statement = try storesInOrder(list, db)
+            defer { statement.reset() }
+            let lookup = try RawStatement.cached(
+                "SELECT rank, content FROM feed_entries WHERE feed = ? AND id = ? AND rank IS NOT NULL", in: db)
+            defer { lookup.reset() }
+            while try statement.step() {
+                let record = record(statement)
+                contents.append(ChangeHash.content(record))
+                lookup.reset()
+                lookup.bind(feed.key, at: 1)
+                lookup.bind(record.id, at: 2)
+                if try lookup.step() {
+                    oldRanks.append(lookup.int64(0))
+                    oldContents.append(lookup.int64(1))
+                } else {
+                    oldRanks.append(nil)
+                    oldContents.append(0)
+                }
+            }
+        }
+        let ranks = RankAssignment.ranks(keeping: oldRanks, spacing: spacing)
+        // Pass 2: the ids again, in the same order, for the changed stores.
+        var matched: Int64 = 0
+        do {
+            let statement = try storesInOrder(list, db)
+            defer { statement.reset() }
+            var index = 0
+            while try statement.step() {
+                defer { index += 1 }
+                let rank = ranks[index], content = contents[index]
+                if let old = oldRanks[index] {
+                    matched += 1
+                    if old == rank && oldContents[index] == content { continue }
+                    feed.checksum &-= ChangeHash.item(content: oldContents[index], rank: old)
+                } else {
+                    feed.live += 1
+                }
+                feed.head += 1
+                try writer.upsert(id: statement.text(0) ?? "", seq: feed.head, rank: rank, content: content)
+                feed.checksum &+= ChangeHash.item(content: content, rank: rank)
+            }
+        }
+        if matched < liveBefore {
+            // Some live stores of the feed are not in the list: tombstones.
+            try tombstone(feed: &feed, keeping: list, writer: &writer, db)
+        }
+    }
+
+    /// Records new contents of stores that stay where they are (a
+    /// replica's update in place): each an upsert at its own rank, when
+    /// its content changed.
+    static func recordContentChanges(name: String, _ records: [StoreRecord], _ db: Database, options: ChangeLogOptions) throws {
+        let now = Int64(options.now().timeIntervalSince1970.rounded(.down))
+        guard var feed = try feed(named: name, db) else { return }
+        let writer = try EntryWriter(feed: feed.key, at: now, db)
+        for record in records {
+            guard
+                let row = try Row.fetchOne(
+                    db, sql: "SELECT rank, content FROM feed_entries WHERE feed = ? AND id = ? AND rank IS NOT NULL",
+                    arguments: [feed.key, record.id])
+            else { throw CatalogError.database("the change log of list '\(name)' does not hold store '\(record.id)'") }
+            let rank: Int64 = row[0], old: Int64 = row[1]
+            let content = ChangeHash.content(record)
+            guard content != old else { continue }
+            feed.head += 1
+            try writer.upsert(id: record.id, seq: feed.head, rank: rank, content: content)
+            feed.checksum &-= ChangeHash.item(content: old, rank: rank)
+            feed.checksum &+= ChangeHash.item(content: content, rank: rank)
+        }
+        try db.execute(
+            sql: "UPDATE change_feeds SET head = ?, checksum = ? WHERE key = ?", arguments: [feed.head, feed.checksum, feed.key])
+    }
+
+    /// Tombstones for the feed's live stores that list `keeping` does not
+    /// hold (nil: all of them), in id order.
+    private static func tombstone(feed: inout Feed, keeping list: Int64?, writer: inout EntryWriter, _ db: Database) throws {
+        var gone: [(id: String, rank: Int64, content: Int64)] = []
+        let sql =
+            list == nil
+            ? "SELECT id, rank, content FROM feed_entries WHERE feed = ? AND rank IS NOT NULL"
+            : """
+            SELECT e.id, e.rank, e.content FROM feed_entries AS e
+            WHERE e.feed = ? AND e.rank IS NOT NULL
+              AND NOT EXISTS (SELECT 1 FROM stores AS s WHERE s.list = ? AND s.id = e.id)
+            """
+        let statement = try RawStatement.cached(sql, in: db)
+        statement.bind(feed.key, at: 1)
+        if let list { statement.bind(list, at: 2) }
+        while try statement.step() {
+            gone.append((statement.text(0) ?? "", statement.int64(1), statement.int64(2)))
+        }
+        statement.reset()
+        for store in gone {
+            feed.head += 1
+            try writer.tombstone(id: store.id, seq: feed.head)
+            feed.checksum &-= ChangeHash.item(content: store.content, rank: store.rank)
+            feed.live -= 1
+        }
+    }
+
+    /// Purges the feed's tombstones stamped before `cutoff` (Unix
+    /// seconds); the feed's floor rises to the newest purged, so a cursor
+    /// below it is told to resync instead of missing the delete.
+    /// Compaction otherwise has nothing to do: each store has one row, its
+    /// last change (CouchDB's by-sequence index).
+    @discardableResult
+    static func compact(feed: inout Feed, before cutoff: Int64, _ db: Database) throws -> Int {
+        let newest = try Int64.fetchOne(
+            db, sql: "SELECT max(seq) FROM feed_entries WHERE feed = ? AND rank IS NULL AND at < ?",
+            arguments: [feed.key, cutoff])
+        guard let newest else { return 0 }
+        try db.execute(
+            sql: "DELETE FROM feed_entries WHERE feed = ? AND rank IS NULL AND at < ?", arguments: [feed.key, cutoff])
+        feed.floor = max(feed.floor, newest)
+        return db.changesCount
+    }
+
+    /// Writes `feed_entries` rows through two cached statements.
+    struct EntryWriter {
+        let upsert: RawStatement
+        let tomb: RawStatement
+        let feed: Int64
+        let at: Int64
+
+        init(feed: Int64, at: Int64, _ db: Database) throws {
+            self.feed = feed
+            self.at = at
+            upsert = try RawStatement.cached(
+                """
+                INSERT INTO feed_entries (feed, id, seq, rank, content, at) VALUES (?, ?, ?, ?, ?, ?)
+                ON CONFLICT (feed, id) DO UPDATE SET seq = excluded.seq, rank = excluded.rank,
+                    content = excluded.content, at = excluded.at
+                """, in: db)
+            tomb = try RawStatement.cached(
+                "UPDATE feed_entries SET seq = ?, rank = NULL, content = 0, at = ? WHERE feed = ? AND id = ?", in: db)
+        }
+
+        func upsert(id: String, seq: Int64, rank: Int64, content: Int64) throws {
+            upsert.reset()
+            upsert.bind(feed, at: 1)
+            upsert.bind(id, at: 2)
+            upsert.bind(seq, at: 3)
+            upsert.bind(rank, at: 4)
+            upsert.bind(content, at: 5)
+            upsert.bind(at, at: 6)
+            _ = try upsert.step()
+            upsert.reset()
+        }
+
+        func tombstone(id: String, seq: Int64) throws {
+            tomb.reset()
+            tomb.bind(seq, at: 1)
+            tomb.bind(at, at: 2)
+            tomb.bind(feed, at: 3)
+            tomb.bind(id, at: 4)
+            _ = try tomb.step()
+            tomb.reset()
+        }
+    }
+}

@@ -1,0 +1,295 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import StoreCatalog
+
+/// The change log of issue 45: what each write records, the pages read
+/// from it, cursors, compaction, and a replica that follows it.
+@Suite("Change log")
+struct ChangeLogTests {
+    static func store(_ id: String, _ name: String? = nil, latitude: Double = 37.5) -> Store {
+        Store(id: id, name: name ?? id.uppercased(), latitude: latitude, longitude: 127, attributes: ["n": .string("1")])
+    }
+
+    static func importList(_ catalog: Catalog, _ name: String, _ stores: [Store], replace: Bool = true) throws {
+        try catalog.importList(named: name, from: ArrayRowReader(stores: stores), options: ImportOptions(replace: replace))
+    }
+
+    /// Every page after `since` up to date.
+    static func pages(_ catalog: Catalog, _ list: String, since: String?, limit: Int = 1000) throws -> (
+        changes: [StoreChange], last: ChangePage
+    ) {
+        var cursor = since
+        var changes: [StoreChange] = []
+        while true {
+            let page = try catalog.changes(list: list, since: cursor, limit: limit)
+            changes += page.changes
+            cursor = page.next
+            if page.upToDate { return (changes, page) }
+        }
+    }
+
+    @Test("an import is every store, in order; an unchanged replace is no change")
+    func importAndUnchangedReplace() throws {
+        let catalog = try Catalog.inMemory()
+        let stores = (0..<10).map { Self.store("s\($0)") }
+        try Self.importList(catalog, "a", stores, replace: false)
+        let (changes, page) = try Self.pages(catalog, "a", since: nil, limit: 3)
+        // Numbered in id order (both B-trees grow at their edge); the list's
+        // order is the ranks'.
+        #expect(changes.map(\.id) == stores.map(\.id).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) })
+        #expect(changes.allSatisfy { !$0.isTombstone })
+        var replica = ModelReplica()
+        replica.apply(changes)
+        #expect(replica.ids == stores.map(\.id))
+        #expect(page.checksum != nil && page.exists)
+
+        try Self.importList(catalog, "a", stores)
+        let again = try catalog.changes(list: "a", since: page.next, limit: 100)
+        #expect(again.changes.isEmpty && again.upToDate && again.checksum == page.checksum)
+    }
+
+    @Test("a replace records the changed, inserted and deleted stores only")
+    func replaceIsADiff() throws {
+        let catalog = try Catalog.inMemory()
+        var stores = (0..<50).map { Self.store("s\($0)") }
+        try Self.importList(catalog, "a", stores)
+        let start = try Self.pages(catalog, "a", since: nil).last.next
+        stores[10].name = "Renamed"  // changed
+        stores.insert(Self.store("new"), at: 0)  // inserted at the front
+        stores.remove(at: 30)  // deleted: s29
+        stores.swapAt(40, 41)  // one of the two moved
+        try Self.importList(catalog, "a", stores)
+        let changes = try Self.pages(catalog, "a", since: start).changes
+        #expect(changes.count == 4)
+        #expect(Set(changes.map(\.id)).isSuperset(of: ["s10", "new", "s29"]))
+        #expect(changes.first { $0.id == "s29" }?.isTombstone == true)
+        var replica = ModelReplica()
+        replica.apply(try Self.pages(catalog, "a", since: nil).changes)
+        #expect(replica.ids == stores.map(\.id))
+    }
+
+    @Test("a rename ends one name's feed in tombstones and starts the other's; a delete tombstones all")
+    func renameAndDelete() throws {
+        let catalog = try Catalog.inMemory()
+        try Self.importList(catalog, "a", [Self.store("s1"), Self.store("s2")])
+        let a = try Self.pages(catalog, "a", since: nil).last.next
+        try catalog.renameList("a", to: "b")
+        let gone = try Self.pages(catalog, "a", since: a)
+        #expect(gone.changes.map(\.id).sorted() == ["s1", "s2"] && gone.changes.allSatisfy(\.isTombstone))
+        #expect(!gone.last.exists)
+        #expect(try Self.pages(catalog, "b", since: nil).changes.map(\.id) == ["s1", "s2"])
+        let b = try Self.pages(catalog, "b", since: nil).last.next
+        try catalog.deleteList("b")
+        #expect(try Self.pages(catalog, "b", since: b).changes.filter(\.isTombstone).count == 2)
+        #expect(throws: CatalogError.listNotFound("never")) { try catalog.changes(list: "never", since: nil, limit: 10) }
+    }
+
+    @Test("a malformed, altered, foreign or future cursor is refused, never skipped")
+    func badCursors() throws {
+        let catalog = try Catalog.inMemory()
+        try Self.importList(catalog, "a", [Self.store("s1")])
+        try Self.importList(catalog, "b", [Self.store("s1")])
+        let next = try catalog.changes(list: "a", since: nil, limit: 10).next
+        for bad in ["", "x", "1-0", "01-0-0000000000000000", "-1-0-0000000000000000", String(repeating: "9", count: 80)] {
+            #expect(throws: ChangeCursorError.self) { try catalog.changes(list: "a", since: bad, limit: 10) }
+        }
+        let parts = next.split(separator: "-")
+        let altered = "\(Int(parts[0])! + 1)-\(parts[1])-\(parts[2])"
+        #expect(throws: ChangeCursorError.self) { try catalog.changes(list: "a", since: altered, limit: 10) }
+        #expect(throws: ChangeCursorError.self) { try catalog.changes(list: "b", since: next, limit: 10) }
+        #expect(throws: CatalogError.self) { try catalog.changes(list: "a", since: nil, limit: 0) }
+    }
+
+    @Test("tombstones past the retention are purged; a cursor that needed one must resync")
+    func retention() throws {
+        let catalog = try Catalog.inMemory()
+        let clock = VirtualNow(Date(timeIntervalSince1970: 1_700_000_000))
+        catalog.changeLogOptions = ChangeLogOptions(retention: .seconds(86_400), now: { clock.now })
+        try Self.importList(catalog, "a", [Self.store("s1"), Self.store("s2")])
+        let old = try catalog.changes(list: "a", since: nil, limit: 10).next
+        try Self.importList(catalog, "a", [Self.store("s1")])  // s2 deleted
+        let afterDelete = try catalog.changes(list: "a", since: old, limit: 10)
+        #expect(afterDelete.changes.map(\.id) == ["s2"])
+        clock.advance(by: 86_401)
+        #expect(try catalog.compactChanges() == 1)
+        #expect(throws: ChangeCursorError.resyncRequired(list: "a")) { try catalog.changes(list: "a", since: old, limit: 10) }
+        // A cursor taken after the delete lost nothing; a download from scratch neither.
+        #expect(try catalog.changes(list: "a", since: afterDelete.next, limit: 10).changes.isEmpty)
+        #expect(try catalog.changes(list: "a", since: nil, limit: 10).changes.map(\.id) == ["s1"])
+    }
+
+    @Test("a download from scratch across writes between its pages ends at the list as it is")
+    func downloadAcrossWrites() throws {
+        let catalog = try Catalog.inMemory()
+        var stores = (0..<30).map { Self.store("s\($0)") }
+        try Self.importList(catalog, "a", stores)
+        var replica = ModelReplica()
+        var page = try catalog.changes(list: "a", since: nil, limit: 7)
+        replica.apply(page.changes)
+        stores.remove(at: 2)  // delivered already: its tombstone must come
+        stores.remove(at: 20)  // not delivered yet
+        stores[25].name = "changed"
+        stores.append(Self.store("late"))
+        try Self.importList(catalog, "a", stores)
+        while !page.upToDate {
+            page = try catalog.changes(list: "a", since: page.next, limit: 7)
+            replica.apply(page.changes)
+        }
+        #expect(replica.ids == stores.map(\.id))
+        #expect(replica.checksum == page.checksum)
+    }
+
+    @Test("random writes and syncs: the replica's list is the server's after every sync", arguments: [1, 2, 3])
+    func randomRounds(seed: UInt64) throws {
+        var random = SplitMix64(seed: seed)
+        let server = try Catalog.inMemory()
+        let device = try Catalog.inMemory()
+        var lists: [String: [Store]] = [:]
+        var serial = 0
+        for _ in 0..<150 {
+            let name = ["a", "b"].randomElement(using: &random)!
+            switch Int.random(in: 0..<10, using: &random) {
+            case 0..<5:
+                var stores = lists[name] ?? []
+                for _ in 0..<Int.random(in: 0...4, using: &random) {
+                    let edit = Int.random(in: 0..<4, using: &random)
+                    if edit == 0 || stores.isEmpty {
+                        serial += 1
+                        stores.insert(Self.store("n\(serial)"), at: Int.random(in: 0...stores.count, using: &random))
+                    } else if edit == 1 {
+                        stores.remove(at: Int.random(in: 0..<stores.count, using: &random))
+                    } else if edit == 2 {
+                        stores[Int.random(in: 0..<stores.count, using: &random)].latitude = Double.random(in: -80...80, using: &random)
+                    } else {
+                        let moved = stores.remove(at: Int.random(in: 0..<stores.count, using: &random))
+                        stores.insert(moved, at: Int.random(in: 0...stores.count, using: &random))
+                    }
+                }
+                try Self.importList(server, name, stores)
+                lists[name] = stores
+            case 5:
+                let other = name == "a" ? "b" : "a"
+                if lists[name] != nil, lists[other] == nil {
+                    try server.renameList(name, to: other)
+                    lists[other] = lists.removeValue(forKey: name)
+                }
+            case 6:
+                if lists[name] != nil {
+                    try server.deleteList(name)
+                    lists[name] = nil
+                }
+            default:
+                // A sync, maybe cut after some pages (the cursor is kept).
+                guard (try? server.changes(list: name, since: nil, limit: 1)) != nil else { continue }
+                let cut = Int.random(in: 0..<3, using: &random) == 0 ? Int.random(in: 0...2, using: &random) : Int.max
+                var applied = 0
+                while applied < cut {
+                    let held = try device.replicaState(list: name)?.cursor
+                    let page = try server.changes(list: name, since: held, limit: Int.random(in: 1...5, using: &random))
+                    _ = try device.applyReplicaPage(list: name, source: "test", after: held, page: page)
+                    applied += 1
+                    if page.upToDate {
+                        let held = try Self.stores(device, name)
+                        #expect(held == lists[name], "seed \(seed): \(held.map { $0.map(\.id) } as Any) \(lists[name].map { $0.map(\.id) } as Any)")
+                        break
+                    }
+                }
+            }
+        }
+    }
+
+    static func stores(_ catalog: Catalog, _ list: String) throws -> [Store]? {
+        var stores: [Store] = []
+        do {
+            try catalog.forEachStore(list: list, offset: 0, limit: nil) { _, store in stores.append(store) }
+        } catch CatalogError.listNotFound { return nil }
+        return stores
+    }
+
+    @Test("a page that does not follow the held cursor, or whose checksum is wrong, changes nothing")
+    func replicaRefusals() throws {
+        let server = try Catalog.inMemory()
+        let device = try Catalog.inMemory()
+        try Self.importList(server, "a", [Self.store("s1"), Self.store("s2")])
+        let page = try server.changes(list: "a", since: nil, limit: 10)
+        #expect(throws: ReplicaPageError.self) {
+            try device.applyReplicaPage(list: "a", source: "t", after: "elsewhere", page: page)
+        }
+        var wrong = page
+        wrong.checksum = "0000000000000000"
+        #expect(throws: ReplicaPageError.self) { try device.applyReplicaPage(list: "a", source: "t", after: nil, page: wrong) }
+        #expect(try device.replicaState(list: "a") == nil)
+        #expect(try Self.stores(device, "a") == nil)
+        let outcome = try device.applyReplicaPage(list: "a", source: "t", after: nil, page: page)
+        #expect(outcome.added == 2 && outcome.listWritten)
+        #expect(try Self.stores(device, "a")?.map(\.id) == ["s1", "s2"])
+        #expect(throws: ReplicaPageError.self) { try device.applyReplicaPage(list: "a", source: "t", after: nil, page: page) }
+    }
+
+    @Test("migration 0011 gives every existing list a feed: a download from scratch is the list, with its checksum")
+    func migrationStartsFeeds() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("v10.sqlite").path
+        let stores = (0..<30).map { Self.store("s\($0)") }
+        do {
+            let catalog = try Catalog(path: path)
+            try Self.importList(catalog, "a", stores)
+            try Self.importList(catalog, "b", Array(stores.prefix(3)))
+            // Back to schema 10, the catalog before the change log.
+            try catalog.execute(
+                "DROP TABLE change_feeds; DROP TABLE feed_entries; DROP TABLE sync_replicas; DROP TABLE sync_entries; DROP TABLE sync_dirty")
+            try catalog.database.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA user_version = 10") }
+        }
+        let catalog = try Catalog(path: path)
+        for (name, expected) in [("a", stores), ("b", Array(stores.prefix(3)))] {
+            let (changes, last) = try Self.pages(catalog, name, since: nil, limit: 7)
+            var replica = ModelReplica()
+            replica.apply(changes)
+            #expect(replica.ids == expected.map(\.id))
+            #expect(replica.checksum == last.checksum)
+        }
+        // And the next write is a diff against it: one change.
+        var changed = stores
+        changed[4].name = "changed"
+        let before = try Self.pages(catalog, "a", since: nil).last.next
+        try Self.importList(catalog, "a", changed)
+        #expect(try Self.pages(catalog, "a", since: before).changes.map(\.id) == ["s4"])
+    }
+
+    @Test("rank assignment keeps the longest run in order and ranks the rest between")
+    func ranks() {
+        let ranks = RankAssignment.ranks(keeping: [nil, 10, 30, 20, nil, 40], spacing: 8)
+        #expect(ranks == ranks.sorted() && Set(ranks).count == 6)
+        #expect(ranks[1] == 10 && ranks[5] == 40)
+        #expect(RankAssignment.ranks(keeping: [1, nil, 2], spacing: 8) == [1, 2, 3].map { Int64($0) * 8 })
+    }
+}
+
+/// What a replica holds: each store's rank and record; the list is them
+/// in rank order.
+struct ModelReplica {
+    var entries: [String: (rank: Int64, store: StoreRecord)] = [:]
+
+    mutating func apply(_ changes: [StoreChange]) {
+        for change in changes {
+            if let rank = change.rank, let store = change.store { entries[change.id] = (rank, store) } else { entries[change.id] = nil }
+        }
+    }
+
+    var ids: [String] { entries.sorted { ($0.value.rank, $0.key) < ($1.value.rank, $1.key) }.map(\.key) }
+
+    var checksum: String {
+        ChangeHash.hex(entries.values.reduce(Int64(0)) { $0 &+ ChangeHash.item(content: ChangeHash.content($1.store), rank: $1.rank) })
+    }
+}
+
+/// A clock the test moves.
+final class VirtualNow: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Date
+    init(_ start: Date) { value = start }
+    var now: Date { lock.withLock { value } }
+    func advance(by seconds: TimeInterval) { lock.withLock { value += seconds } }
+}
