@@ -246,7 +246,7 @@ struct CatalogCommandTests {
     func binaryCarriesItsMigrations() throws {
         let folder = try TemporaryDirectory("carousel-alone")
         let binary = folder.path("carousel")
-        try FileManager.default.copyItem(at: CarouselProcess.executable, to: binary)
+        try CarouselProcess.copyExecutable(to: binary)
         try folder.write("stores.csv", Self.seoulCSV)
 
         let process = Process()

@@ -58,7 +58,7 @@ struct DemoCommandTests {
     @Test func theBinaryCopiedAloneStillHasItsSampleData() throws {
         let folder = try TemporaryDirectory()
         let copy = folder.path("carousel")
-        try FileManager.default.copyItem(at: CarouselProcess.executable, to: copy)
+        try CarouselProcess.copyExecutable(to: copy)
         let process = Process()
         process.executableURL = copy
         process.arguments = ["demo", "--json"]

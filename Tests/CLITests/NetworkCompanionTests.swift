@@ -44,7 +44,7 @@ struct NetworkCompanionTests {
         let catalog = try SampleCatalog()
         let alone = try TemporaryDirectory()
         let copy = alone.path("carousel")
-        try FileManager.default.copyItem(at: CarouselProcess.executable, to: copy)
+        try CarouselProcess.copyExecutable(to: copy)
 
         let focus = try CarouselProcess.run(["focus", "--db", catalog.db, "--list", "coffee", "--offset", "312", "--json"], executable: copy)
         #expect(focus.status == 0, "\(focus.stderr)")

@@ -20,6 +20,24 @@ public struct CarouselProcess {
         Paths.productsDirectory.appendingPathComponent("carousel")
     }
 
+    /// Copies the binary under test to `destination`, to be run from there.
+    ///
+    /// Copied by cp(1), not FileManager: a copy written from the test
+    /// process holds a writable descriptor to the new file while it is
+    /// written, and a process another test spawns in that instant inherits
+    /// it, so executing the copy failed with "Text file busy" (ETXTBSY) now
+    /// and then on a loaded machine. cp's descriptor lives and dies in cp.
+    public static func copyExecutable(to destination: URL) throws {
+        let copy = Process()
+        copy.executableURL = URL(fileURLWithPath: "/bin/cp")
+        copy.arguments = [executable.path, destination.path]
+        try copy.run()
+        copy.waitUntilExit()
+        guard copy.terminationStatus == 0 else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: destination.path])
+        }
+    }
+
     /// Runs `carousel arguments…` with `environment` added to this process's
     /// own (minus `CAROUSEL_DB`, so a developer's setting never leaks in),
     /// in `directory` if given, and waits for it — at most `timeout` seconds,
