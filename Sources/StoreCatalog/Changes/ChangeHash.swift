@@ -24,6 +24,21 @@ package enum ChangeHash {
         return Int64(bitPattern: hash.value)
     }
 
+    /// ``content(_:)`` of the store in the statement's current row, its
+    /// columns from `first` on in ``StoreRecord``'s order (id, name,
+    /// latitude, longitude, address, category, phone, attributes), hashed
+    /// where SQLite holds their bytes: no `String` a column (the change
+    /// log's pass over a 234,908-store import made 1.4 M of them).
+    static func content(_ statement: RawStatement, first: Int32 = 0) -> Int64 {
+        var hash = FNV()
+        hash.text(bytes: statement.withUTF8(first) { $0 })
+        hash.text(bytes: statement.withUTF8(first + 1) { $0 })
+        hash.double(statement.double(first + 2))
+        hash.double(statement.double(first + 3))
+        for column in first + 4...first + 7 { hash.text(bytes: statement.withUTF8(column) { $0 }) }
+        return Int64(bitPattern: hash.value)
+    }
+
     /// The hash a live row adds to its list's checksum: its content and
     /// its place in the order.
     package static func item(content: Int64, rank: Int64) -> Int64 {
@@ -57,6 +72,14 @@ package enum ChangeHash {
         mutating func double(_ number: Double) {
             byte(2)
             int(Int64(bitPattern: number.bitPattern))
+        }
+
+        /// ``text(_:)`` of the string whose UTF-8 is `bytes` (nil: NULL).
+        mutating func text(bytes: UnsafeBufferPointer<UInt8>?) {
+            guard let bytes else { return byte(0) }
+            byte(1)
+            int(Int64(bytes.count))
+            for byte in bytes { self.byte(byte) }
         }
 
         mutating func text(_ value: String?) {
