@@ -303,7 +303,13 @@ let package = Package(
         .testTarget(name: "LocksTests", dependencies: ["Locks"]),
         .testTarget(name: "WorkLanesTests", dependencies: ["WorkLanes"]),
         .testTarget(name: "TextInputTests", dependencies: ["TextInput", "TestSupport"]),
-        .testTarget(name: "CatalogSyncTests", dependencies: ["CatalogSync", "StoreCatalog", "CarouselJSON", "TestSupport", "Locks"]),
+        .testTarget(
+            name: "CatalogSyncTests",
+            dependencies: [
+                "CatalogSync", "StoreCatalog", "CarouselJSON", "TestSupport", "Locks", "MapSync", "MapSyncCatalog", "CarouselEngine",
+                "Observables",
+            ]
+        ),
         // Against a PostgreSQL cluster of their own (initdb in a temporary
         // directory, a Unix socket): the SQLite catalog's answers.
         .testTarget(

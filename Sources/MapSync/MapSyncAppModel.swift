@@ -120,6 +120,14 @@ public final class MapSyncAppModel {
         return try core.reload(stores, layout: layout, keepingFocusOn: id)
     }
 
+    /// Shows a new version of the list keeping the store in focus now; see
+    /// ``MapSyncViewModel/reload(_:layout:)``.
+    @discardableResult
+    public func reload(_ stores: some StoreDirectory, layout: CarouselLayout) throws -> ScrollCommand? {
+        generation &+= 1
+        return try core.reload(stores, layout: layout)
+    }
+
     /// Awaits `read` (a catalog's pins, a page from the network) off the
     /// main actor, then shows its stores on the main actor as
     /// ``load(_:layout:focusedIndex:)``.
@@ -134,13 +142,11 @@ public final class MapSyncAppModel {
         focusedIndex: Int = 0,
         reading read: @escaping @Sendable () async throws -> (stores: Stores, layout: CarouselLayout)
     ) async throws -> Bool {
-        generation &+= 1
-        let started = generation
-        let (stores, layout) = try await Self.offMainActor(read)
-        try Task.checkCancellation()
-        guard generation == started else { return false }
-        try core.load(stores, layout: layout, focusedIndex: focusedIndex)
-        return true
+        let applied = try await applyLatest(read) { [core] stores, layout in
+            try core.load(stores, layout: layout, focusedIndex: focusedIndex)
+            return true
+        }
+        return applied ?? false
     }
 
     /// Awaits `read` off the main actor, then shows its stores on the main
@@ -155,12 +161,36 @@ public final class MapSyncAppModel {
         keepingFocusOn id: String,
         reading read: @escaping @Sendable () async throws -> (stores: Stores, layout: CarouselLayout)
     ) async throws -> ScrollCommand? {
+        try await applyLatest(read) { [core] stores, layout in try core.reload(stores, layout: layout, keepingFocusOn: id) }
+    }
+
+    /// Awaits `read` off the main actor, then shows its stores on the main
+    /// actor keeping the store in focus at that moment: see
+    /// ``MapSyncViewModel/reload(_:layout:)``. What a screen calls after a
+    /// sync of its list (`CatalogReplica`): the user may swipe while the
+    /// list is read, and the card they rest on then is the one kept.
+    ///
+    /// - Returns: as ``reload(keepingFocusOn:reading:)``.
+    /// - Throws: as ``reload(keepingFocusOn:reading:)``.
+    public func reload<Stores: StoreDirectory>(
+        reading read: @escaping @Sendable () async throws -> (stores: Stores, layout: CarouselLayout)
+    ) async throws -> ScrollCommand? {
+        try await applyLatest(read) { [core] stores, layout in try core.reload(stores, layout: layout) }
+    }
+
+    /// Awaits `read` off the main actor, then applies its result with
+    /// `apply` on it, unless a newer load or reload started meanwhile
+    /// (nil: dropped).
+    private func applyLatest<Stores: StoreDirectory, Applied>(
+        _ read: @escaping @Sendable () async throws -> (stores: Stores, layout: CarouselLayout),
+        _ apply: (Stores, CarouselLayout) throws -> Applied?
+    ) async throws -> Applied? {
         generation &+= 1
         let started = generation
         let (stores, layout) = try await Self.offMainActor(read)
         try Task.checkCancellation()
         guard generation == started else { return nil }
-        return try core.reload(stores, layout: layout, keepingFocusOn: id)
+        return try apply(stores, layout)
     }
 
     /// A carousel frame; see ``MapSyncViewModel/frame(_:)``.

@@ -55,4 +55,34 @@ extension MapSyncViewModel {
         let item = layout.firstDataItem + index
         return ScrollCommand(index: item, dataIndex: index, targetOffset: layout.rest(item), animated: false)
     }
+
+    /// Shows a new version of the list keeping the store in focus now in
+    /// focus: the one whose card the carousel rests on, or is heading for
+    /// after a tap or a page turn. As ``reload(_:layout:keepingFocusOn:)``
+    /// with that store's id, read at this call: what a screen calls after a
+    /// sync or a refresh that ran while the user kept swiping. Before any
+    /// list was loaded (or after an empty one), as
+    /// ``load(_:layout:focusedIndex:)`` at the first store.
+    ///
+    /// - Returns: as ``reload(_:layout:keepingFocusOn:)``.
+    /// - Throws: as ``reload(_:layout:keepingFocusOn:)``, or what the old
+    ///   directory throws when looking the focused store up.
+    @discardableResult
+    public func reload(_ stores: some StoreDirectory, layout: CarouselLayout) throws -> ScrollCommand? {
+        if let id = try focusedStoreId() {
+            return try reload(stores, layout: layout, keepingFocusOn: id)
+        }
+        try load(stores, layout: layout, focusedIndex: 0)
+        guard stores.count > 0 else { return nil }
+        let item = layout.firstDataItem
+        return ScrollCommand(index: item, dataIndex: 0, targetOffset: layout.rest(item), animated: false)
+    }
+
+    /// The id of the store whose card is in focus (or that a commanded
+    /// scroll is heading for); nil before a list, or in an empty one.
+    func focusedStoreId() throws -> String? {
+        let (session, item) = state.withLock { state in (state.session, state.session.flatMap { state.pagingItem(in: $0.layout) }) }
+        guard let session, let item, session.count > 0 else { return nil }
+        return try session.stores.pin(at: session.layout.dataIndex(ofItem: item)).id
+    }
 }

@@ -96,7 +96,7 @@ import Testing
                 #"{"t":7000,"type":"camera","index":2,"storeId":"hc-003","latitude":37.527,"longitude":127.0395,"zoom":16}"#,
                 #"{"t":7000,"type":"marker","index":2,"storeId":"hc-003","previousIndex":1}"#,
                 #"{"t":7000,"type":"scroll","index":2,"targetOffset":624,"animated":true}"#,
-                #"{"t":7000,"type":"status","index":2,"text":"Store 3 of 44, hc-003"}"#,
+                #"{"t":7000,"type":"status","index":2,"text":"Store 3 of 44, Haneul Coffee Apgujeong Rodeo"}"#,
             ])
     }
 

@@ -33,10 +33,10 @@ import Testing
             try catalog.importList(
                 named: "seoul",
                 from: makeStoreRowReader(for: Paths.sampleData.appendingPathComponent("seoul-coffee.csv"), format: .csv))
-            var pins: [StorePin] = []
-            try catalog.forEachPin(list: "seoul") { _, pin in pins.append(pin) }
+            var stores: [Store] = []
+            try catalog.forEachStore(list: "seoul", offset: 0, limit: nil) { _, store in stores.append(store) }
             let lines = lines
-            session = LiveSession(stores: CatalogStoreDirectory(list: "seoul", pins: pins), engine: catalog, clock: clock) { text in
+            session = LiveSession(stores: CatalogStoreDirectory(list: "seoul", stores: stores), engine: catalog, clock: clock) { text in
                 lines.texts.withLock { $0.append(text) }
             }
             let session = session

@@ -35,6 +35,27 @@ import Testing
         await #expect(throws: CatalogError.self) { try await CatalogStoreDirectory(engine: catalog, list: "busan") }
     }
 
+    /// The names are read ahead with the pins, for an accessibility
+    /// status's `{name}`: a screen reader says the store's name, not its id.
+    @Test func namesAreReadAheadForTheAccessibilityStatus() async throws {
+        let (catalog, directory) = try catalog(["seoul": [("a", 37.5, 127.0), ("b", 37.6, 127.1)]])
+        let stores = try await CatalogStoreDirectory(engine: catalog, list: "seoul")
+        try FileManager.default.removeItem(at: directory.url)
+        #expect(try stores.statusDetails(at: 1) == StoreStatusDetails(name: "Store b"))
+        #expect(throws: CatalogError.self) { try stores.statusDetails(at: 2) }
+        let template = try StatusTemplate("{name}, {position} of {count}")
+        let scheduler = VirtualTimeScheduler()
+        let viewModel = MapSyncViewModel(scheduler: scheduler)
+        let statuses = EventRecorder<AccessibilityStatus>(scheduler: scheduler)
+        statuses.record(viewModel.accessibilityStatus)
+        viewModel.setStatusTemplate(template)
+        try viewModel.load(stores, layout: LayoutSpec().layout(dataCount: 2))
+        #expect(viewModel.accessibilityScroll(.next))
+        #expect(statuses.values.map(\.text).last == "Store b, 2 of 2")
+        // A directory of bare pins has no names: `{name}` says the id.
+        #expect(try CatalogStoreDirectory(list: "l", pins: [StorePin(id: "x", latitude: 0, longitude: 0)]).statusDetails(at: 0).name == nil)
+    }
+
     /// The pins are read ahead: once made, the directory answers with the
     /// catalog gone, so a lookup never waits for SQLite (nor for an import
     /// holding it).

@@ -126,6 +126,50 @@ import Testing
         #expect(command == ScrollCommand(index: 4, dataIndex: 4, targetOffset: layout.rest(4), animated: false))
     }
 
+    /// A reload without an id keeps the card the user rests on at the
+    /// reload, not the one the map showed when the read began: here the
+    /// user swipes to s6 while the new list is read, before the debounce
+    /// has moved the map.
+    @Test func aReloadKeepsTheCardInFocusAtTheReloadWithoutBeingToldItsId() async throws {
+        let model = model()
+        let layout = try layout(8)
+        var markers = model.markerSelections.makeAsyncIterator()
+        try model.load(stores, layout: layout, focusedIndex: 3)
+        #expect(try await markers.next()?.storeId == "s3")
+        frame(model, at: 100, focus: 6, in: layout)
+        let reversed = InMemoryStoreDirectory(stores.pins.reversed())
+        let command = try await model.reload { (reversed, layout) }
+        // s6 is at position 1 of the reversed list; the camera goes there
+        // at once (the map still showed s3).
+        #expect(command == ScrollCommand(index: 1, dataIndex: 1, targetOffset: layout.rest(1), animated: false))
+        #expect(try await markers.next() == MarkerSelection(index: 1, storeId: "s6", previousIndex: nil))
+    }
+
+    /// A tap's scroll in flight: the store it heads for is the one kept.
+    @Test func aReloadDuringATapsScrollKeepsItsTarget() throws {
+        let model = model()
+        let (eight, six) = (try layout(8), try layout(6))
+        try model.load(stores, layout: eight, focusedIndex: 0)
+        try model.tapMarker(5)
+        let shorter = InMemoryStoreDirectory(Array(stores.pins[2...]))
+        let command = try model.reload(shorter, layout: six)
+        #expect(command?.dataIndex == 3, "s5 is at 3 of s2...s7")
+    }
+
+    /// The focused store gone from the new list: the nearest position, as
+    /// `reload(keepingFocusOn:)` does; no list before: the first store;
+    /// an empty list: no command.
+    @Test func aReloadWithoutAFocusedStoreFallsBackAsALoadDoes() throws {
+        let model = model()
+        let fresh = try model.reload(stores, layout: try layout(8))
+        #expect(fresh == ScrollCommand(index: 0, dataIndex: 0, targetOffset: try layout(8).rest(0), animated: false))
+        frame(model, at: 10, focus: 7, in: try layout(8))
+        let shorter = InMemoryStoreDirectory(Array(stores.pins[0..<4]))
+        #expect(try model.reload(shorter, layout: try layout(4))?.dataIndex == 3)
+        #expect(try model.reload(InMemoryStoreDirectory([]), layout: try layout(0)) == nil)
+        #expect(try model.reload(stores, layout: try layout(8))?.dataIndex == 0)
+    }
+
     @Test func observationTracksTheCameraTheMarkerAndTheFocus() throws {
         guard #available(macOS 14, iOS 17, tvOS 17, watchOS 10, *) else { return }
         let model = model()
