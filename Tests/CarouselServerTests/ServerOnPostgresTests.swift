@@ -253,6 +253,76 @@ import Testing
         }
     }
 
+    /// Issue 45: `GET /lists/{name}/changes` on PostgreSQL answers as on
+    /// SQLite after the same writes: the same changes page by page, the same
+    /// `upToDate` and checksum, the same delta after a replace, the same
+    /// errors. Only `next` differs: each catalog signs its cursors with its
+    /// own feed's random key.
+    @Test func changesAnswerAsOnSQLite() async throws {
+        try await PostgresCluster.with { cluster in
+            try cluster.createDatabase("catalog")
+            let node = try await Node(url: cluster.url("catalog"))
+            try await node.catalog.importList(named: "seoul", from: makeStoreRowReader(for: Self.seoul, format: .csv))
+            let reference = try ServerFixture()
+            let template = ChangesRouteTests.template
+            try await Self.live([node.server, reference.server]) { clients in
+                /// Every page from `cursors` (nil: from scratch) to up to
+                /// date, on each server: their bodies without `next`.
+                func walk(_ cursors: [String?]) async throws -> (pages: [[String]], next: [String?]) {
+                    var pages: [[String]] = [[], []]
+                    var next = cursors
+                    for (side, client) in clients.enumerated() {
+                        for _ in 0..<20 {
+                            let uri = "/lists/seoul/changes?limit=9" + (next[side].map { "&since=\($0)" } ?? "")
+                            let page = try await client.checked(.get, uri, template: template)
+                            #expect(page.status == 200, "\(uri): \(page.text)")
+                            next[side] = page.object["next"] as? String
+                            var object = page.object
+                            object["next"] = nil
+                            let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+                            pages[side].append(String(decoding: data, as: UTF8.self))
+                            if page.object["upToDate"] as? Bool == true { break }
+                        }
+                    }
+                    return (pages, next)
+                }
+                let first = try await walk([nil, nil])
+                #expect(first.pages[0].count == 5, "44 stores in pages of 9")
+                #expect(first.pages[0] == first.pages[1])
+
+                // The same replace on both: a store renamed, one gone, one new.
+                let csv = try String(contentsOf: Self.seoul, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+                var rows = csv.map(String.init)
+                rows[3] = rows[3].replacingOccurrences(of: "Haneul Coffee", with: "Haneul Roasters")
+                rows.remove(at: 9)
+                rows.insert("new-1,New One,37.5,127.0,,,,", at: 20)
+                let file = FileManager.default.temporaryDirectory.appendingPathComponent("pg-changes-\(UUID().uuidString).csv")
+                try Data(rows.joined(separator: "\n").utf8).write(to: file)
+                defer { try? FileManager.default.removeItem(at: file) }
+                for catalog in [node.catalog as any CatalogEngine, reference.catalog] {
+                    try await catalog.importList(
+                        named: "seoul", from: makeStoreRowReader(for: file, format: .csv), options: ImportOptions(replace: true))
+                }
+                let delta = try await walk(first.next)
+                #expect(delta.pages[0].count == 1)
+                #expect(delta.pages[0] == delta.pages[1])
+                #expect(delta.pages[0].first?.contains("Haneul Roasters") == true)
+                #expect(delta.pages[0].first?.contains("new-1") == true)
+
+                for bad in ["garbage", "1-0-0000000000000000"] {
+                    var answers: [CheckedResponse] = []
+                    for client in clients {
+                        answers.append(try await client.checked(.get, "/lists/seoul/changes?since=\(bad)", template: template))
+                    }
+                    #expect(answers.map(\.status) == [400, 400] && answers.map(\.errorCode) == ["bad_cursor", "bad_cursor"], "\(bad)")
+                }
+                // A cursor of one catalog is a forgery to the other.
+                let foreign = try await clients[0].checked(.get, "/lists/seoul/changes?since=\(delta.next[1]!)", template: template)
+                #expect(foreign.status == 400 && foreign.errorCode == "bad_cursor")
+            }
+        }
+    }
+
     @Test func aNodeThatLosesTheDatabaseIsNotReadyUntilItReturns() async throws {
         try await PostgresCluster.with { cluster in
             try cluster.createDatabase("catalog")
