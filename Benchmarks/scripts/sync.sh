@@ -9,13 +9,25 @@
 #     request log, ≤ 200 ms) and the sync's wall time over loopback
 #     (≤ 500 ms end to end).
 #
-#   Benchmarks/scripts/sync.sh CAROUSEL [places.csv] [runs]
+#   Benchmarks/scripts/sync.sh CAROUSEL [places.csv] [runs] [BEFORE]
 #
-# CAROUSEL is the binary to measure (release; `carousel-net` beside it).
+# CAROUSEL is the binary to measure: what `scripts/install` installs
+# (`carousel-net` beside it). BEFORE, optional, is a `carousel` built
+# before the change log (402c130, installed the same way): the imports
+# then alternate between the two and the ratio is printed. The floor of
+# the log's cost is printed too: sqlite3 writing the same 234,908 rows of
+# `feed_entries` with one INSERT ... SELECT, no code of ours in the way.
+#
+# Memory is printed as peak RSS and split, by sampling /proc every 20 ms,
+# into anonymous memory (the process's own heap and stacks) and
+# file-backed pages (the binary and its libraries, and the catalog file
+# SQLite maps: the OS's page cache, shared and reclaimable).
 set -euo pipefail
 carousel="$(realpath "${1:?usage: sync.sh CAROUSEL [places.csv] [runs]}")"
 csv="$(realpath "${2:-../shared/data/geonames-places.csv}")"
 runs="${3:-3}"
+before_binary="${4:-}"
+[ -z "$before_binary" ] || before_binary="$(realpath "$before_binary")"
 [ -f "$csv" ] || { echo "sync: no places file at $csv" >&2; exit 1; }
 folder="$(mktemp -d)"
 server_pid=""
@@ -24,16 +36,56 @@ trap cleanup EXIT
 now() { date +%s.%N; }
 elapsed_ms() { python3 -c "print(round(($2 - $1) * 1000, 1))"; }
 
-# 1. The import, with its change log, RUNS times into new catalogs.
+# 1. The import, with its change log, RUNS times into new catalogs
+#    (alternating with BEFORE when given).
+median() { sort -n | sed -n "$(( (runs + 1) / 2 ))p"; }
 imports=()
+befores=()
 for run in $(seq "$runs"); do
     rm -f "$folder"/import.sqlite*
     start="$(now)"
     /usr/bin/time -f %M -o "$folder/rss" "$carousel" import "$csv" --list places --db "$folder/import.sqlite" >/dev/null
     imports+=("$(elapsed_ms "$start" "$(now)")")
+    if [ -n "$before_binary" ]; then
+        rm -f "$folder"/before.sqlite*
+        start="$(now)"
+        "$before_binary" import "$csv" --list places --db "$folder/before.sqlite" >/dev/null
+        befores+=("$(elapsed_ms "$start" "$(now)")")
+    fi
 done
-import_ms="$(printf '%s\n' "${imports[@]}" | sort -n | sed -n "$(( (runs + 1) / 2 ))p")"
+import_ms="$(printf '%s\n' "${imports[@]}" | median)"
 echo "import 234,908 rows with the change log: median $import_ms ms of ${imports[*]}; peak RSS $(( $(cat "$folder/rss") / 1024 )) MiB"
+if [ -n "$before_binary" ]; then
+    before_ms="$(printf '%s\n' "${befores[@]}" | median)"
+    echo "import before the change log ($before_binary): median $before_ms ms of ${befores[*]}; ratio $(python3 -c "print(round($import_ms / $before_ms, 2))")x"
+fi
+# The floor: the same rows written by sqlite3 alone, in one statement.
+cp "$folder/import.sqlite" "$folder/floor.sqlite"
+sqlite3 "$folder/floor.sqlite" "DELETE FROM feed_entries; VACUUM;"
+floor="$(sqlite3 "$folder/floor.sqlite" <<'SQL' | awk '/real/ {s += $4} END {print s * 1000}'
+.timer on
+BEGIN;
+INSERT INTO feed_entries (feed, id, seq, rank, content, at)
+SELECT 1, id, row_number() OVER (ORDER BY id), key * 1048576, key * 7919, 1700000000 FROM stores ORDER BY id;
+COMMIT;
+SQL
+)"
+echo "the log's 234,908 rows written by sqlite3 alone (INSERT ... SELECT, one transaction): $floor ms"
+
+# Samples pid's RssAnon and RssFile every 20 ms until it exits; prints
+# the peaks in MiB.
+rss_split() {
+    local pid=$1 anon=0 file=0 a f
+    while kill -0 "$pid" 2>/dev/null; do
+        a="$(awk '/RssAnon/ {print $2}' /proc/"$pid"/status 2>/dev/null || true)"
+        f="$(awk '/RssFile/ {print $2}' /proc/"$pid"/status 2>/dev/null || true)"
+        [ -n "$a" ] && [ "$a" -gt "$anon" ] && anon=$a
+        [ -n "$f" ] && [ "$f" -gt "$file" ] && file=$f
+        sleep 0.02
+    done
+    echo "anonymous $(( anon / 1024 )) MiB, file-backed $(( file / 1024 )) MiB"
+}
+status_mib() { echo $(( $(awk "/$2/ {print \$2}" /proc/"$1"/status) / 1024 )); }
 
 # 2. A server on the catalog, and a first sync in pages of 5,000.
 cp "$folder/import.sqlite" "$folder/server.sqlite"
@@ -44,9 +96,17 @@ for _ in $(seq 100); do grep -q "serving" "$folder/serve.log" 2>/dev/null && bre
 server_pid="$(pgrep -f "serve --db $folder/server.sqlite" | tail -n 1)"
 url="http://127.0.0.1:$port"
 sleep 5  # the nearest-store snapshot the server builds as it starts
-echo "server before the sync: RSS $(( $(awk '/VmRSS/ {print $2}' /proc/"$server_pid"/status) / 1024 )) MiB"
+echo "server before the sync: RSS $(status_mib "$server_pid" VmRSS) MiB (anonymous $(status_mib "$server_pid" RssAnon), file-backed $(status_mib "$server_pid" RssFile))"
+anon_before="$(status_mib "$server_pid" RssAnon)"
 start="$(now)"
-/usr/bin/time -f %M -o "$folder/rss" "$carousel" sync --from "$url" --list places --db "$folder/device.sqlite" --page-size 5000 >"$folder/first"
+/usr/bin/time -f %M -o "$folder/rss" "$carousel" sync --from "$url" --list places --db "$folder/device.sqlite" --page-size 5000 >"$folder/first" &
+sync_pid=$!
+client_pid="$(pgrep -P "$sync_pid" | head -n 1)"
+for _ in $(seq 50); do [ -n "$client_pid" ] && break; sleep 0.01; client_pid="$(pgrep -P "$sync_pid" | head -n 1)"; done
+# `carousel sync` runs `carousel-net`: follow the deepest child.
+while [ -n "$client_pid" ] && child="$(pgrep -P "$client_pid" | head -n 1)" && [ -n "$child" ]; do client_pid="$child"; done
+client_split="$([ -n "$client_pid" ] && rss_split "$client_pid" || echo "not sampled")"
+wait "$sync_pid"
 first_ms="$(elapsed_ms "$start" "$(now)")"
 first_bytes="$(python3 - "$folder/first" <<'PY'
 import re, sys
@@ -56,7 +116,8 @@ print(int(float(m.group(1)) * {"bytes": 1, "KiB": 1024, "MiB": 1 << 20, "GiB": 1
 PY
 )"
 echo "first sync: $first_ms ms, $(cat "$folder/first")"
-echo "first sync: client peak RSS $(( $(cat "$folder/rss") / 1024 )) MiB, server peak RSS $(( $(awk '/VmHWM/ {print $2}' /proc/"$server_pid"/status) / 1024 )) MiB"
+echo "first sync: client peak RSS $(( $(cat "$folder/rss") / 1024 )) MiB ($client_split)"
+echo "first sync: server peak RSS $(status_mib "$server_pid" VmHWM) MiB; now anonymous $(status_mib "$server_pid" RssAnon) MiB (+$(( $(status_mib "$server_pid" RssAnon) - anon_before )) during the sync), file-backed $(status_mib "$server_pid" RssFile) MiB"
 
 # 3. A replace that changes 100 stores (their names), then the next sync.
 python3 - "$csv" "$folder/changed.csv" <<'PY'
