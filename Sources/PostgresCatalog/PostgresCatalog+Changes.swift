@@ -122,20 +122,13 @@ enum PostgresChangeLog {
             var order = Array(ids.indices)
             if liveBefore == 0 { order.sort { ids[$0].utf8.lexicographicallyPrecedes(ids[$1].utf8) } }
             for index in order {
-                let rank = ranks[index], content = contents[index]
-                if let old = oldRanks[index] {
-                    matched += 1
-                    if old == rank && oldContents[index] == content { continue }
-                    feed.checksum &-= ChangeHash.item(content: oldContents[index], rank: old)
-                } else {
-                    feed.live += 1
-                }
-                feed.head += 1
+                let old = oldRanks[index].map { (rank: $0, content: oldContents[index]) }
+                if old != nil { matched += 1 }
+                guard let seq = feed.upsert(rank: ranks[index], content: contents[index], old: old) else { continue }
                 upserts.ids.append(ids[index])
-                upserts.seqs.append(feed.head)
-                upserts.ranks.append(rank)
-                upserts.contents.append(content)
-                feed.checksum &+= ChangeHash.item(content: content, rank: rank)
+                upserts.seqs.append(seq)
+                upserts.ranks.append(ranks[index])
+                upserts.contents.append(contents[index])
             }
         }
         var gone: (ids: [String], seqs: [Int64]) = ([], [])
@@ -148,11 +141,8 @@ enum PostgresChangeLog {
                 ORDER BY e.id COLLATE "C"
                 """, logger: logger)
             for try await (id, rank, content) in rows.decode((String, Int64, Int64).self) {
-                feed.head += 1
                 gone.ids.append(id)
-                gone.seqs.append(feed.head)
-                feed.checksum &-= ChangeHash.item(content: content, rank: rank)
-                feed.live -= 1
+                gone.seqs.append(feed.tombstone(rank: rank, content: content))
             }
         }
         // Batches of 10,000 rows as arrays: one statement each.

@@ -29,6 +29,32 @@ package enum ChangeLog {
             self.checksum = checksum
             self.live = live
         }
+
+        /// Accounts for a store of the new list at `rank` with `content`,
+        /// which the feed holds live as `old` (nil: not live): the sequence
+        /// number of its upsert, or nil when it is unchanged. Both engines'
+        /// logs count through it and ``tombstone(rank:content:)``, so their
+        /// sequence numbers, `live` and checksums agree.
+        package mutating func upsert(rank: Int64, content: Int64, old: (rank: Int64, content: Int64)?) -> Int64? {
+            if let old {
+                if old.rank == rank && old.content == content { return nil }
+                checksum &-= ChangeHash.item(content: old.content, rank: old.rank)
+            } else {
+                live += 1
+            }
+            head += 1
+            checksum &+= ChangeHash.item(content: content, rank: rank)
+            return head
+        }
+
+        /// Accounts for a live store gone from the list: the sequence
+        /// number of its tombstone.
+        package mutating func tombstone(rank: Int64, content: Int64) -> Int64 {
+            head += 1
+            checksum &-= ChangeHash.item(content: content, rank: rank)
+            live -= 1
+            return head
+        }
     }
 
     static func feed(named name: String, _ db: Database) throws -> Feed? {
@@ -226,17 +252,10 @@ package enum ChangeLog {
             var index = 0
             while try statement.step() {
                 defer { index += 1 }
-                let rank = ranks[index], content = contents[index]
-                if let old = oldRanks[index] {
-                    matched += 1
-                    if old == rank && oldContents[index] == content { continue }
-                    feed.checksum &-= ChangeHash.item(content: oldContents[index], rank: old)
-                } else {
-                    feed.live += 1
-                }
-                feed.head += 1
-                try writer.upsert(id: statement.text(0) ?? "", seq: feed.head, rank: rank, content: content)
-                feed.checksum &+= ChangeHash.item(content: content, rank: rank)
+                let old = oldRanks[index].map { (rank: $0, content: oldContents[index]) }
+                if old != nil { matched += 1 }
+                guard let seq = feed.upsert(rank: ranks[index], content: contents[index], old: old) else { continue }
+                try writer.upsert(id: statement.text(0) ?? "", seq: seq, rank: ranks[index], content: contents[index])
             }
         }
         if matched < liveBefore {
@@ -290,10 +309,7 @@ package enum ChangeLog {
         }
         statement.reset()
         for store in gone {
-            feed.head += 1
-            try writer.tombstone(id: store.id, seq: feed.head)
-            feed.checksum &-= ChangeHash.item(content: store.content, rank: store.rank)
-            feed.live -= 1
+            try writer.tombstone(id: store.id, seq: feed.tombstone(rank: store.rank, content: store.content))
         }
     }
 
