@@ -79,8 +79,14 @@ import Testing
                     #expect(response.errorCode == "rate_limited")
                 }
             }
-            let limited = try await client.execute(uri: "/lists", method: .get)
-            retryAfter = limited.headers[.retryAfter]
+            // A 429's Retry-After, asked for until one comes: on a loaded
+            // machine a token may come back between two requests (the
+            // whole suite beside this test once took more than a second
+            // over one of them).
+            for _ in 0..<50 where retryAfter == nil {
+                let limited = try await client.execute(uri: "/lists", method: .get)
+                if limited.status == .tooManyRequests { retryAfter = limited.headers[.retryAfter] }
+            }
             #expect(Array(statuses.prefix(2)) == [200, 200])
             #expect(statuses.contains(429))
             #expect(retryAfter.flatMap(Int.init).map { $0 >= 1 } == true)
