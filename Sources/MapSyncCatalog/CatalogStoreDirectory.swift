@@ -29,7 +29,8 @@ public struct CatalogStoreDirectory: StoreDirectory {
     /// The pins, in carousel order.
     private let pins: PinTable
 
-    /// The most pins a directory reads ahead: 4,000,000 (about 130 MB).
+    /// The most pins a directory reads ahead: 4,000,000 (about 130 MB of
+    /// pins, and their names beside them).
     public static let maxPins = 4_000_000
 
     /// Reads the pins and names of `list` from `engine`: its count, then
@@ -50,7 +51,7 @@ public struct CatalogStoreDirectory: StoreDirectory {
             guard position == builder.count, builder.count < Self.maxPins else {
                 throw CatalogError.database("the list '\(list)' changed while its pins were read; read it again")
             }
-            builder.append(StorePin(id: store.id, latitude: store.latitude, longitude: store.longitude), name: store.name)
+            builder.append(store)
         }
         self.list = list
         pins = builder.build()
@@ -60,9 +61,7 @@ public struct CatalogStoreDirectory: StoreDirectory {
     /// and names, as ``init(engine:list:)`` reads them.
     public init(list: String, stores: some Sequence<Store>) {
         var builder = PinTable.Builder(expecting: stores.underestimatedCount)
-        for store in stores {
-            builder.append(StorePin(id: store.id, latitude: store.latitude, longitude: store.longitude), name: store.name)
-        }
+        for store in stores { builder.append(store) }
         self.list = list
         self.pins = builder.build()
     }
@@ -179,6 +178,11 @@ final class PinTable: Sendable {
                 nameBytes.append(contentsOf: name.utf8)
                 nameEnds.append(nameBytes.count)
             }
+        }
+
+        /// Appends a store's pin and name.
+        mutating func append(_ store: Store) {
+            append(StorePin(id: store.id, latitude: store.latitude, longitude: store.longitude), name: store.name)
         }
 
         func build() -> PinTable {
