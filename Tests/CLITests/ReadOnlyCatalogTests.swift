@@ -33,6 +33,27 @@ struct ReadOnlyCatalogTests {
         return [setpriv, "--reuid=\(nobody)", "--regid=\(nobody)", "--clear-groups"]
     }
 
+    /// The binaries run as `nobody`: `carousel` and `carousel-net` (which
+    /// `serve` runs from beside it) linked into a folder anyone may enter,
+    /// since the checkout may sit in one only root can (`mktemp -d` makes
+    /// 0700 folders: `serve` then failed with "carousel-net ... Permission
+    /// denied"). Hard links, so nothing large is copied; nil when the test
+    /// runs unprivileged already, or the links cannot be made (the built
+    /// binaries are used).
+    static func reachableBinaries() -> TemporaryDirectory? {
+        guard !launcher.isEmpty, let folder = try? TemporaryDirectory("carousel-read-only-bin") else { return nil }
+        do {
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder.url.path)
+            for name in ["carousel", "carousel-net"] {
+                try FileManager.default.linkItem(
+                    at: Paths.productsDirectory.appendingPathComponent(name), to: folder.path(name))
+            }
+            return folder
+        } catch {
+            return nil
+        }
+    }
+
     /// Root without `setpriv` cannot see permissions apply.
     static let canRunUnprivileged = getuid() != 0 || setpriv != nil
 
@@ -55,6 +76,9 @@ struct ReadOnlyCatalogTests {
         var db: String { directory.path("catalog.sqlite").path }
         /// The folder's names after locking: reads must add none.
         private(set) var namesWhenLocked: [String] = []
+        /// Where the binaries run from (``reachableBinaries()``).
+        let binaries = ReadOnlyCatalogTests.reachableBinaries()
+        var executable: URL { binaries?.path("carousel") ?? CarouselProcess.executable }
 
         init(_ lock: Lock) throws {
             self.lock = lock
@@ -91,7 +115,7 @@ struct ReadOnlyCatalogTests {
 
         /// Runs `carousel arguments… --db <db>` as the unprivileged user.
         func run(_ arguments: [String]) throws -> CarouselProcess.Result {
-            try CarouselProcess.run(arguments + ["--db", db], launcher: ReadOnlyCatalogTests.launcher)
+            try CarouselProcess.run(arguments + ["--db", db], executable: executable, launcher: ReadOnlyCatalogTests.launcher)
         }
 
         deinit {
@@ -189,7 +213,7 @@ struct ReadOnlyCatalogTests {
     @Test("serve answers reads, and a write with 503 read_only naming no path", .enabled(if: canRunUnprivileged), arguments: Lock.allCases)
     func serveReadsOnly(_ lock: Lock) throws {
         let catalog = try LockedCatalog(lock)
-        let server = try Server(db: catalog.db, launcher: Self.launcher)
+        let server = try Server(db: catalog.db, executable: catalog.executable, launcher: Self.launcher)
         defer { server.stop() }
 
         let lists = try server.request("GET /lists")
@@ -223,12 +247,12 @@ struct ReadOnlyCatalogTests {
         let logDirectory: TemporaryDirectory
         let port: Int
 
-        init(db: String, launcher: [String]) throws {
+        init(db: String, executable: URL, launcher: [String]) throws {
             logDirectory = try TemporaryDirectory("carousel-read-only-log")
             logFile = logDirectory.path("serve.log")
             FileManager.default.createFile(atPath: logFile.path, contents: nil)
             let handle = try FileHandle(forWritingTo: logFile)
-            let command = launcher + [CarouselProcess.executable.path, "serve", "--db", db, "--port", "0"]
+            let command = launcher + [executable.path, "serve", "--db", db, "--port", "0"]
             process.executableURL = URL(fileURLWithPath: command[0])
             process.arguments = Array(command.dropFirst())
             var environment = ProcessInfo.processInfo.environment
