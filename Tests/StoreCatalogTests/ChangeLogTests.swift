@@ -86,6 +86,30 @@ struct ChangeLogTests {
         #expect(throws: CatalogError.listNotFound("never")) { try catalog.changes(list: "never", since: nil, limit: 10) }
     }
 
+    @Test("a list imported again after its delete: its ids' tombstones become upserts, the others stay")
+    func importAfterDelete() throws {
+        let catalog = try Catalog.inMemory()
+        try Self.importList(catalog, "a", [Self.store("s1"), Self.store("s2"), Self.store("s3")])
+        let before = try Self.pages(catalog, "a", since: nil).last.next
+        try catalog.deleteList("a")
+        let deleted = try Self.pages(catalog, "a", since: before).last.next
+        try Self.importList(catalog, "a", [Self.store("s4"), Self.store("s2", "Again")], replace: false)
+
+        // From the cursor before the delete: s1 and s3 gone, s4 and s2 as
+        // imported again, each id once.
+        let since = try Self.pages(catalog, "a", since: before).changes
+        #expect(since.map(\.id).sorted() == ["s1", "s2", "s3", "s4"])
+        #expect(since.filter(\.isTombstone).map(\.id).sorted() == ["s1", "s3"])
+        #expect(since.first { $0.id == "s2" }?.store?.name == "Again")
+        // From the cursor after it: the two upserts; from scratch: the list.
+        #expect(try Self.pages(catalog, "a", since: deleted).changes.map(\.id).sorted() == ["s2", "s4"])
+        let scratch = try Self.pages(catalog, "a", since: nil)
+        #expect(scratch.changes.map(\.id) == ["s2", "s4"] && scratch.changes.allSatisfy { !$0.isTombstone })
+        #expect(scratch.changes.sorted { $0.rank! < $1.rank! }.map(\.id) == ["s4", "s2"])
+        // One log row an id: the tombstones of s2 became its upsert.
+        let rows = try catalog.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM feed_entries")! }
+        #expect(rows == 4)
+    }
     @Test("a malformed, altered, foreign or future cursor is refused, never skipped")
     func badCursors() throws {
         let catalog = try Catalog.inMemory()

@@ -87,7 +87,7 @@ package enum ChangeLog {
         var writer = try EntryWriter(feed: feed.key, at: now, db)
         if let list {
             if feed.live == 0 {
-                try recordFirst(list: list, feed: &feed, writer: &writer, db)
+                try recordFirst(list: list, feed: &feed, at: now, db)
             } else {
                 try recordDiff(list: list, feed: &feed, writer: &writer, db)
             }
@@ -135,32 +135,60 @@ package enum ChangeLog {
     /// from about 0.65 s to what `Benchmarks/scripts/sync.sh` reports).
     /// Past ``sortedFirstLimit`` stores, in list order, so that memory
     /// stays bounded.
-    private static func recordFirst(list: Int64, feed: inout Feed, writer: inout EntryWriter, _ db: Database) throws {
+    ///
+    /// The feed's rows of the list's ids (tombstones: no store is live)
+    /// go first, so every row is a plain insert, a hundred to a statement
+    /// (``BatchInsert``). One upsert a row, `INSERT … ON CONFLICT DO
+    /// UPDATE`, was 21 % of the CPU samples of the 234,908 places' import,
+    /// more than writing the stores themselves (`perf record --call-graph
+    /// dwarf` of `carousel import`; BENCHMARKS.md, delta sync).
+    private static func recordFirst(list: Int64, feed: inout Feed, at now: Int64, _ db: Database) throws {
+        try db.execute(
+            sql: """
+                DELETE FROM feed_entries
+                WHERE feed = ? AND EXISTS (SELECT 1 FROM stores AS s WHERE s.list = ? AND s.id = feed_entries.id)
+                """, arguments: [feed.key, list])
+        let key = feed.key
+        var rows = try BatchInsert<(entry: PendingEntry, seq: Int64)>(
+            db, into: "feed_entries", columns: ["feed", "id", "seq", "rank", "content", "at"]
+        ) { row, statement, first in
+            statement.bind(key, at: first)
+            statement.bind(row.entry.id, at: first + 1)
+            statement.bind(row.seq, at: first + 2)
+            statement.bind(row.entry.rank, at: first + 3)
+            statement.bind(row.entry.content, at: first + 4)
+            statement.bind(now, at: first + 5)
+        }
         let statement = try storesInOrder(list, db)
         defer { statement.reset() }
         var rank: Int64 = 0
+        // Sized once: grown by doubling, the array's last copy held both
+        // buffers, 19 MB for the 234,908 places' 11 MB of entries (the
+        // peak of a device's first sync, which writes its list so).
+        let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM list_items WHERE list = ?", arguments: [list]) ?? 0
         var pending: [PendingEntry] = []
+        pending.reserveCapacity(min(count, sortedFirstLimit + 1))
         var streaming = false
-        func write(_ id: String, _ rank: Int64, _ content: Int64) throws {
+        func write(_ entry: PendingEntry) throws {
             feed.head += 1
-            try writer.upsert(id: id, seq: feed.head, rank: rank, content: content)
+            try rows.append((entry, feed.head))
         }
         while try statement.step() {
             // Hashed from SQLite's bytes; only the id becomes a String
             // (with the faster sort below: the 234,908 places' import with
-            // the log 1,030 -> 961 ms, against 565 without; still 1.70x,
-            // the bound is 1.2x: BENCHMARKS.md, issue 45).
+            // the log 1,030 -> 961 ms, against 565 without).
             let id = statement.text(0) ?? ""
             rank += spacing
             let content = ChangeHash.content(statement)
             feed.checksum &+= ChangeHash.item(content: content, rank: rank)
             feed.live += 1
+            let entry = PendingEntry(id: id, rank: rank, content: content)
             if streaming {
-                try write(id, rank, content)
+                try write(entry)
             } else {
-                pending.append(PendingEntry(id: id, rank: rank, content: content))
+                pending.append(entry)
                 if pending.count > sortedFirstLimit {
-                    for entry in pending { try write(entry.id, entry.rank, entry.content) }
+                    for entry in pending { try write(entry) }
                     pending = []
                     streaming = true
                 }
@@ -170,7 +198,8 @@ package enum ChangeLog {
         // their first 16 bytes as two integers first (80 ms of sorting the
         // 234,908 places' ids through `UTF8View` alone became ~15).
         pending.sort(by: PendingEntry.precedes)
-        for entry in pending { try write(entry.id, entry.rank, entry.content) }
+        for entry in pending { try write(entry) }
+        try rows.finish()
     }
 
     /// A first import's log row waiting to be written in id order, with
