@@ -117,10 +117,13 @@ enum PostgresChangeLog {
                 oldContents.append(row.9 ?? 0)
             }
             let ranks = RankAssignment.ranks(keeping: oldRanks, spacing: ChangeLog.spacing)
-            // A feed with no live store numbers its stores in id order, as
-            // on SQLite (`ChangeLog.recordFirst`), so both give the same pages.
+            // A feed with no live store numbers its stores in id order (in
+            // list order past `ChangeLog.sortedFirstLimit` of them), as on
+            // SQLite (`ChangeLog.recordFirst`), so both give the same pages.
             var order = Array(ids.indices)
-            if liveBefore == 0 { order.sort { ids[$0].utf8.lexicographicallyPrecedes(ids[$1].utf8) } }
+            if liveBefore == 0 && ids.count <= ChangeLog.sortedFirstLimit {
+                order.sort { ids[$0].utf8.lexicographicallyPrecedes(ids[$1].utf8) }
+            }
             for index in order {
                 let old = oldRanks[index].map { (rank: $0, content: oldContents[index]) }
                 if old != nil { matched += 1 }

@@ -50,6 +50,22 @@ struct ChangeLogTests {
         #expect(again.changes.isEmpty && again.upToDate && again.checksum == page.checksum)
     }
 
+    @Test("a first import past the sorting limit is numbered in list order (PostgreSQL numbers it so too)")
+    func importPastTheSortingLimit() throws {
+        let catalog = try Catalog.inMemory()
+        // Ids in descending order, so id order and list order differ.
+        let count = ChangeLog.sortedFirstLimit + 1
+        let stores = (0..<count).map { Store(id: String(format: "s%07d", count - $0), name: "S", latitude: 1, longitude: 2) }
+        try Self.importList(catalog, "big", stores, replace: false)
+        let page = try catalog.changes(list: "big", since: nil, limit: 5)
+        #expect(page.changes.map(\.id) == stores.prefix(5).map(\.id))
+        #expect(page.changes.map(\.sequence) == [1, 2, 3, 4, 5])
+        let last = try catalog.read { db in
+            try String.fetchOne(db, sql: "SELECT id || ' ' || seq FROM feed_entries ORDER BY seq DESC LIMIT 1")
+        }
+        #expect(last == "s0000001 \(count)")
+    }
+
     @Test("a replace records the changed, inserted and deleted stores only")
     func replaceIsADiff() throws {
         let catalog = try Catalog.inMemory()

@@ -129,12 +129,12 @@ package enum ChangeLog {
     ///
     /// The rows are written in id order, their sequence numbers given in
     /// that order: both of the table's B-trees then grow at their right
-    /// edge. In list order, every row went to a random page of the id
-    /// tree, which SQLite's 2 MiB page cache does not hold for a large
-    /// list (the 234,908 places: the change log's share of the import fell
-    /// from about 0.65 s to what `Benchmarks/scripts/sync.sh` reports).
-    /// Past ``sortedFirstLimit`` stores, in list order, so that memory
-    /// stays bounded.
+    /// edge, whatever order the file had its ids in (in list order, a list
+    /// of shuffled ids costs `sqlite3` alone 632 ms for the 234,908
+    /// places' rows, against 130–150 in id order). A list of more than
+    /// ``sortedFirstLimit`` stores is written in list order instead, so
+    /// that memory stays bounded; PostgreSQL's log numbers the same way,
+    /// so both engines give the same pages.
     ///
     /// The feed's rows of the list's ids (tombstones: no store is live)
     /// go first, so every row is a plain insert, a hundred to a statement
@@ -159,40 +159,28 @@ package enum ChangeLog {
             statement.bind(row.entry.content, at: first + 4)
             statement.bind(now, at: first + 5)
         }
-        let statement = try storesInOrder(list, db)
-        defer { statement.reset() }
-        var rank: Int64 = 0
-        // Sized once: grown by doubling, the array's last copy held both
-        // buffers, 19 MB for the 234,908 places' 11 MB of entries (the
-        // peak of a device's first sync, which writes its list so).
-        let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM list_items WHERE list = ?", arguments: [list]) ?? 0
-        var pending: [PendingEntry] = []
-        pending.reserveCapacity(min(count, sortedFirstLimit + 1))
-        var streaming = false
         func write(_ entry: PendingEntry) throws {
             feed.head += 1
             try rows.append((entry, feed.head))
         }
+        let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM list_items WHERE list = ?", arguments: [list]) ?? 0
+        let sorts = count <= sortedFirstLimit
+        // Sized once: grown by doubling, the array's last copy held both
+        // buffers (19 MB for the 234,908 places' 11 MB of entries).
+        var pending: [PendingEntry] = []
+        if sorts { pending.reserveCapacity(count) }
+        let statement = try storesInOrder(list, db)
+        defer { statement.reset() }
+        var rank: Int64 = 0
         while try statement.step() {
-            // Hashed from SQLite's bytes; only the id becomes a String
-            // (with the faster sort below: the 234,908 places' import with
-            // the log 1,030 -> 961 ms, against 565 without).
+            // Hashed from SQLite's bytes; only the id becomes a String.
             let id = statement.text(0) ?? ""
             rank += spacing
             let content = ChangeHash.content(statement)
             feed.checksum &+= ChangeHash.item(content: content, rank: rank)
             feed.live += 1
             let entry = PendingEntry(id: id, rank: rank, content: content)
-            if streaming {
-                try write(entry)
-            } else {
-                pending.append(entry)
-                if pending.count > sortedFirstLimit {
-                    for entry in pending { try write(entry) }
-                    pending = []
-                    streaming = true
-                }
-            }
+            if sorts { pending.append(entry) } else { try write(entry) }
         }
         // SQLite's BINARY collation: the bytes of the UTF-8, compared by
         // their first 16 bytes as two integers first (80 ms of sorting the
@@ -236,9 +224,12 @@ package enum ChangeLog {
         }
     }
 
-    /// The most stores a first import sorts by id in memory (about 60
-    /// bytes each) before writing its change log.
-    static let sortedFirstLimit = 1_000_000
+    /// The most stores a first import numbers in id order, sorting their
+    /// ids in memory (48 bytes each, `PendingEntry`): 16 MiB of them. The
+    /// 10⁷-store import is bounded by 64 MiB and peaks at 43 MiB without
+    /// its log (BENCHMARKS.md, scale); a limit of 10⁶ took it to 92 MiB.
+    /// PostgreSQL's log uses the same limit.
+    package static let sortedFirstLimit = (16 << 20) / MemoryLayout<PendingEntry>.stride
 
     /// A feed with live stores: the new list diffed against them by id
     /// and content. The stores that keep their rank are a longest
