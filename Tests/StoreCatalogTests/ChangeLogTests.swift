@@ -126,6 +126,7 @@ struct ChangeLogTests {
         let rows = try catalog.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM feed_entries")! }
         #expect(rows == 4)
     }
+
     @Test("a malformed, altered, foreign or future cursor is refused, never skipped")
     func badCursors() throws {
         let catalog = try Catalog.inMemory()

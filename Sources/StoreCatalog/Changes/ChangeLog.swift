@@ -84,15 +84,16 @@ package enum ChangeLog {
     static func record(name: String, list: Int64?, _ db: Database, options: ChangeLogOptions) throws {
         let now = Int64(options.now().timeIntervalSince1970.rounded(.down))
         guard var feed = try feed(named: name, db) ?? (list == nil ? nil : makeFeed(named: name, db)) else { return }
-        var writer = try EntryWriter(feed: feed.key, at: now, db)
-        if let list {
-            if feed.live == 0 {
-                try recordFirst(list: list, feed: &feed, at: now, db)
-            } else {
-                try recordDiff(list: list, feed: &feed, writer: &writer, db)
-            }
+        if let list, feed.live == 0 {
+            try recordFirst(list: list, feed: &feed, at: now, db)
         } else {
-            try tombstone(feed: &feed, keeping: nil, writer: &writer, db)
+            // One row a change, each found by id: a diff, or a list gone.
+            let writer = try EntryWriter(feed: feed.key, at: now, db)
+            if let list {
+                try recordDiff(list: list, feed: &feed, writer: writer, db)
+            } else {
+                try tombstone(feed: &feed, keeping: nil, writer: writer, db)
+            }
         }
         try compact(feed: &feed, before: now - Self.seconds(options.retention), db)
         try db.execute(
@@ -236,7 +237,7 @@ package enum ChangeLog {
     /// increasing subsequence of the old ranks in the new order, so a
     /// store inserted, deleted or moved is one change, not one per store
     /// after it; the others are ranked between their kept neighbours.
-    private static func recordDiff(list: Int64, feed: inout Feed, writer: inout EntryWriter, _ db: Database) throws {
+    private static func recordDiff(list: Int64, feed: inout Feed, writer: EntryWriter, _ db: Database) throws {
         // Pass 1: the new order with each store's content hash and what
         // the feed holds of it. Three words a store, not its id.
         let liveBefore = feed.live
@@ -280,7 +281,7 @@ package enum ChangeLog {
         }
         if matched < liveBefore {
             // Some live stores of the feed are not in the list: tombstones.
-            try tombstone(feed: &feed, keeping: list, writer: &writer, db)
+            try tombstone(feed: &feed, keeping: list, writer: writer, db)
         }
     }
 
@@ -311,7 +312,7 @@ package enum ChangeLog {
 
     /// Tombstones for the feed's live stores that list `keeping` does not
     /// hold (nil: all of them), in id order.
-    private static func tombstone(feed: inout Feed, keeping list: Int64?, writer: inout EntryWriter, _ db: Database) throws {
+    private static func tombstone(feed: inout Feed, keeping list: Int64?, writer: EntryWriter, _ db: Database) throws {
         var gone: [(id: String, rank: Int64, content: Int64)] = []
         let sql =
             list == nil
