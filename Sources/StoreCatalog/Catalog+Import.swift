@@ -39,10 +39,10 @@ extension Catalog {
             list: name, reader: reader, options: options, pipeline: pipeline, spatialMemoryLimit: spatialMemoryLimit)
         let changeLog = changeLogOptions
         return try write { db in
-            let report = try importer.run(db)
+            let (report, imported) = try importer.run(db)
             // The list's changes against what its feed held, in the same
             // transaction (issue 45): an unchanged store is no change.
-            try ChangeLog.record(name: name, list: try listKey(name, db), db, options: changeLog)
+            try ChangeLog.record(name: name, list: try listKey(name, db), db, options: changeLog, imported: imported)
             return report
         }
     }

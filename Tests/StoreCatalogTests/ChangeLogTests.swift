@@ -66,6 +66,86 @@ struct ChangeLogTests {
         #expect(last == "s0000001 \(count)")
     }
 
+    /// A feed's rows by id and its counters, to compare two feeds.
+    static func feedRows(_ catalog: Catalog, _ name: String) throws -> (rows: [String], checksum: Int64, live: Int64) {
+        try catalog.read { db in
+            let feed = try #require(try ChangeLog.feed(named: name, db))
+            let rows = try String.fetchAll(
+                db, sql: "SELECT id || ' ' || rank || ' ' || content FROM feed_entries WHERE feed = ? ORDER BY id",
+                arguments: [feed.key])
+            return (rows, feed.checksum, feed.live)
+        }
+    }
+
+    @Test(
+        "an import's log rows, gathered as it writes its stores, are the rows the log reads back and hashes",
+        arguments: [
+            ("file order", ImportOrder.file, false),
+            ("name order", ImportOrder.name, false),
+            ("distance order", ImportOrder.distance(from: Coordinate(latitude: 37, longitude: 127)), false),
+            ("a column retyped after its stores were written", ImportOrder.file, true),
+        ])
+    func gatheredRowsAreTheReadBackRows(_ label: String, order: ImportOrder, retyped: Bool) throws {
+        let catalog = try Catalog.inMemory()
+        var stores: [Store] = (0..<300).map { (index: Int) -> Store in
+            let id = "s\((index * 7919) % 300)"
+            let longitude: Double = index % 2 == 0 ? 0 : 127.5
+            let address: String? = index % 3 == 0 ? nil : "Road \(index)"
+            let attributes: [String: AttributeValue] = ["n": .string("\(index)")]
+            return Store(
+                id: id, name: "Store \(299 - index)", latitude: Double(index % 90), longitude: longitude,
+                address: address, attributes: attributes)
+        }
+        // Stores at −0: SQLite reads them back as +0.
+        stores[5].latitude = -0.0
+        stores[6].longitude = -0.0
+        if retyped { stores[299].attributes = ["n": AttributeValue.string("many")] }
+        // A repeated id, skipped: the gathering follows the stores written.
+        stores.insert(stores[10], at: 20)
+        let options = ImportOptions(skipInvalid: true, order: order)
+        let whole = try catalog.write { db in
+            var reader = ArrayRowReader(stores: stores)
+            reader.cellsAreText = true  // "n" is typed as a CSV column: numbers, then text
+            let importer = ListImporter(list: "a", reader: reader, options: options)
+            let (report, imported) = try importer.run(db)
+            #expect(report.imported == 300 && report.rejected == 1)
+            try ChangeLog.record(
+                name: "a", list: try catalog.listKey("a", db), db, options: catalog.changeLogOptions, imported: imported)
+            return imported?.isWhole
+        }
+        // Gathered unless a store was rewritten after it was written.
+        #expect(whole == !retyped, "\(label)")
+        let gathered = try Self.feedRows(catalog, "a")
+        // A rename records the list under the new name by reading it back.
+        try catalog.renameList("a", to: "b")
+        let readBack = try Self.feedRows(catalog, "b")
+        #expect(gathered.rows.count == 300)
+        #expect(gathered.rows == readBack.rows, "\(label)")
+        #expect(gathered.checksum == readBack.checksum && gathered.live == readBack.live, "\(label)")
+    }
+
+    @Test("a gathering stops past its limit, or at a store out of key order, and frees what it held")
+    func gatheringLimits() throws {
+        let catalog = try Catalog.inMemory()
+        try catalog.write { db throws in
+            var batch = RowBatch()
+            for index in 0..<3 { batch.append(.valid(Self.store("s\(index)"), line: index + 2)) }
+            let rows = batch.rows.compactMap { row -> RowBatch.StoreRow? in
+                if case let .store(store) = row { return store } else { return nil }
+            }
+            var limited = ChangeLog.ImportedStores(limit: 2)
+            var outOfOrder = ChangeLog.ImportedStores()
+            batch.withText { text in
+                for (offset, row) in rows.enumerated() { limited.append(row, of: batch, text: text, key: 10 + Int64(offset)) }
+                outOfOrder.append(rows[0], of: batch, text: text, key: 10)
+                outOfOrder.append(rows[1], of: batch, text: text, key: 12)
+            }
+            #expect(!limited.isWhole && limited.count == 0)
+            #expect(!outOfOrder.isWhole && outOfOrder.count == 0)
+            #expect(try limited.ranked(inOrderOf: 1, db) == nil)
+        }
+    }
+
     @Test("a replace records the changed, inserted and deleted stores only")
     func replaceIsADiff() throws {
         let catalog = try Catalog.inMemory()

@@ -30,12 +30,25 @@ package enum ChangeHash {
     /// where SQLite holds their bytes: no `String` a column (the change
     /// log's pass over a 234,908-store import made 1.4 M of them).
     static func content(_ statement: RawStatement, first: Int32 = 0) -> Int64 {
+        content(latitude: statement.double(first + 2), longitude: statement.double(first + 3)) { text in
+            statement.withUTF8(first + Int32(text < 2 ? text : text + 2)) { $0 }
+        }
+    }
+
+    /// ``content(_:)`` of a store given its coordinates and its six text
+    /// columns' bytes (nil: NULL), which `text(n)` gives in order: id,
+    /// name, address, category, phone, attributes. Whoever holds a store's
+    /// bytes, SQLite or an import's batch, hashes them through this one.
+    @inline(__always)
+    static func content(
+        latitude: Double, longitude: Double, text: (Int) -> UnsafeBufferPointer<UInt8>?
+    ) -> Int64 {
         var hash = FNV()
-        hash.text(bytes: statement.withUTF8(first) { $0 })
-        hash.text(bytes: statement.withUTF8(first + 1) { $0 })
-        hash.double(statement.double(first + 2))
-        hash.double(statement.double(first + 3))
-        for column in first + 4...first + 7 { hash.text(bytes: statement.withUTF8(column) { $0 }) }
+        hash.text(bytes: text(0))
+        hash.text(bytes: text(1))
+        hash.double(latitude)
+        hash.double(longitude)
+        for column in 2..<6 { hash.text(bytes: text(column)) }
         return Int64(bitPattern: hash.value)
     }
 
@@ -71,7 +84,11 @@ package enum ChangeHash {
 
         mutating func double(_ number: Double) {
             byte(2)
-            int(Int64(bitPattern: number.bitPattern))
+            // −0 hashes as +0: SQLite stores a whole REAL as an integer,
+            // so a −0 written comes back +0, while an import's batch and
+            // PostgreSQL keep the sign. The same store must hash the same
+            // from all three.
+            int(Int64(bitPattern: (number == 0 ? 0 : number).bitPattern))
         }
 
         /// ``text(_:)`` of the string whose UTF-8 is `bytes` (nil: NULL).

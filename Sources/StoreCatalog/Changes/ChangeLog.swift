@@ -1,7 +1,7 @@
 import GRDB
 
 /// The change log's writes and reads, inside the caller's transaction:
-/// every write that changes a list calls `record(name:list:_:options:)` in
+/// every write that changes a list calls `record(name:list:_:options:imported:)` in
 /// its own transaction, so a change is in the log exactly when the write
 /// committed (migration 0011 describes the tables).
 package enum ChangeLog {
@@ -81,11 +81,16 @@ package enum ChangeLog {
     /// are upserts, stores no longer there tombstones; unchanged stores are
     /// not changes. Then purges the feed's tombstones older than the
     /// retention. Runs in the write's transaction.
-    static func record(name: String, list: Int64?, _ db: Database, options: ChangeLogOptions) throws {
+    ///
+    /// `imported`: the stores of `list` as the import that wrote it
+    /// gathered them, used when the feed holds no live store.
+    static func record(
+        name: String, list: Int64?, _ db: Database, options: ChangeLogOptions, imported: ImportedStores? = nil
+    ) throws {
         let now = Int64(options.now().timeIntervalSince1970.rounded(.down))
         guard var feed = try feed(named: name, db) ?? (list == nil ? nil : makeFeed(named: name, db)) else { return }
         if let list, feed.live == 0 {
-            try recordFirst(list: list, feed: &feed, at: now, db)
+            try recordFirst(list: list, feed: &feed, at: now, imported: imported, db)
         } else {
             // One row a change, each found by id: a diff, or a list gone.
             let writer = try EntryWriter(feed: feed.key, at: now, db)
@@ -99,6 +104,13 @@ package enum ChangeLog {
         try db.execute(
             sql: "UPDATE change_feeds SET head = ?, floor = ?, checksum = ?, live = ? WHERE key = ?",
             arguments: [feed.head, feed.floor, feed.checksum, feed.live, feed.key])
+    }
+
+    /// Whether the next write to the list named `name` records it as a
+    /// first import: its feed, if any, holds no live store. An import then
+    /// gathers its stores for the log as it writes them (``ImportedStores``).
+    static func recordsFirst(name: String, _ db: Database) throws -> Bool {
+        (try feed(named: name, db)?.live ?? 0) == 0
     }
 
     package static func seconds(_ duration: Duration) -> Int64 {
@@ -143,7 +155,13 @@ package enum ChangeLog {
     /// UPDATE`, was 21 % of the CPU samples of the 234,908 places' import,
     /// more than writing the stores themselves (`perf record --call-graph
     /// dwarf` of `carousel import`; BENCHMARKS.md, delta sync).
-    private static func recordFirst(list: Int64, feed: inout Feed, at now: Int64, _ db: Database) throws {
+    ///
+    /// The entries come from `imported` when it is whole (the import
+    /// hashed the stores as it wrote them); otherwise the stores are read
+    /// back in list order and hashed here.
+    private static func recordFirst(
+        list: Int64, feed: inout Feed, at now: Int64, imported: ImportedStores?, _ db: Database
+    ) throws {
         try db.execute(
             sql: """
                 DELETE FROM feed_entries
@@ -164,24 +182,31 @@ package enum ChangeLog {
             feed.head += 1
             try rows.append((entry, feed.head))
         }
-        let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM list_items WHERE list = ?", arguments: [list]) ?? 0
-        let sorts = count <= sortedFirstLimit
-        // Sized once: grown by doubling, the array's last copy held both
-        // buffers (19 MB for the 234,908 places' 11 MB of entries).
-        var pending: [PendingEntry] = []
-        if sorts { pending.reserveCapacity(count) }
-        let statement = try storesInOrder(list, db)
-        defer { statement.reset() }
-        var rank: Int64 = 0
-        while try statement.step() {
-            // Hashed from SQLite's bytes; only the id becomes a String.
-            let id = statement.text(0) ?? ""
-            rank += spacing
-            let content = ChangeHash.content(statement)
-            feed.checksum &+= ChangeHash.item(content: content, rank: rank)
+        func account(_ entry: PendingEntry) {
+            feed.checksum &+= ChangeHash.item(content: entry.content, rank: entry.rank)
             feed.live += 1
-            let entry = PendingEntry(id: id, rank: rank, content: content)
-            if sorts { pending.append(entry) } else { try write(entry) }
+        }
+        var pending: [PendingEntry]
+        if let gathered = try imported?.ranked(inOrderOf: list, db) {
+            pending = gathered
+            for entry in pending { account(entry) }
+        } else {
+            let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM list_items WHERE list = ?", arguments: [list]) ?? 0
+            let sorts = count <= sortedFirstLimit
+            // Sized once: grown by doubling, the array's last copy held both
+            // buffers (19 MB for the 234,908 places' 11 MB of entries).
+            pending = []
+            if sorts { pending.reserveCapacity(count) }
+            let statement = try storesInOrder(list, db)
+            defer { statement.reset() }
+            var rank: Int64 = 0
+            while try statement.step() {
+                // Hashed from SQLite's bytes; only the id becomes a String.
+                rank += spacing
+                let entry = PendingEntry(id: statement.text(0) ?? "", rank: rank, content: ChangeHash.content(statement))
+                account(entry)
+                if sorts { pending.append(entry) } else { try write(entry) }
+            }
         }
         // SQLite's BINARY collation: the bytes of the UTF-8, compared by
         // their first 16 bytes as two integers first (80 ms of sorting the

@@ -163,9 +163,12 @@ final class AttributeColumnLog: @unchecked Sendable {
     /// grow with the list), in the import's transaction. Only the
     /// `attributes` column changes, which no index covers, so the scan is
     /// not disturbed by its own updates.
-    func fixColumns(list: Int64, _ db: Database) throws {
+    /// Returns whether it rewrote any store.
+    @discardableResult
+    func fixColumns(list: Int64, _ db: Database) throws -> Bool {
         let fixes = columnsToFix
-        guard !fixes.isEmpty else { return }
+        guard !fixes.isEmpty else { return false }
+        var rewrote = false
         let select = RawStatement(
             try db.makeStatement(sql: "SELECT key, attributes FROM stores WHERE list = ? AND attributes IS NOT NULL"), in: db)
         let update = RawStatement(try db.makeStatement(sql: "UPDATE stores SET attributes = ? WHERE key = ?"), in: db)
@@ -174,6 +177,7 @@ final class AttributeColumnLog: @unchecked Sendable {
         while try select.step() {
             let attributes = try select.withUTF8(1, AttributesJSON.decode(utf8:)) ?? [:]
             guard let fixed = AttributeColumnFix.apply(attributes, fixes) else { continue }
+            rewrote = true
             bytes.removeAll(keepingCapacity: true)
             AttributesJSON.append(fixed, to: &bytes)
             update.reset()
@@ -187,5 +191,6 @@ final class AttributeColumnLog: @unchecked Sendable {
             update.reset()
         }
         select.reset()
+        return rewrote
     }
 }

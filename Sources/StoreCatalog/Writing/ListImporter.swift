@@ -11,7 +11,10 @@ struct ListImporter<Reader: StoreRowReader> {
     var pipeline = RowPipeline.Shape.standard
     var spatialMemoryLimit = SpatialIndexWriter.memoryLimit
 
-    func run(_ db: Database) throws -> ImportReport {
+    /// Imports the rows; returns the report and, when the list's change
+    /// log will record this import as a first one, its stores gathered for
+    /// the log as they were written (``ChangeLog/ImportedStores``).
+    func run(_ db: Database) throws -> (report: ImportReport, imported: ChangeLog.ImportedStores?) {
         // Every page this import reads would otherwise stay mapped, and
         // mapped pages count as resident: an import that rewrote every store
         // of a 234,908-store catalog touched all 48 MB of it and peaked at
@@ -32,6 +35,7 @@ struct ListImporter<Reader: StoreRowReader> {
         var stores = try StoreWriter(list: listKey, db)
         var items = try ListItemWriter(list: listKey, order: options.order, db)
         var entries = SpatialIndexWriter(list: listKey, limit: spatialMemoryLimit, db)
+        var imported = try ChangeLog.recordsFirst(name: list, db) ? ChangeLog.ImportedStores() : nil
         var issues = IssueLog(limit: options.issueLimit)
         var rejected = 0
 
@@ -40,7 +44,10 @@ struct ListImporter<Reader: StoreRowReader> {
         // Past the limit the rest of the file is not read: a file of garbage
         // (or /dev/urandom) stops in bounded time.
         func write(_ batch: RowBatch) throws {
-            let outcomes = try batch.withText { text in try stores.write(batch, text: text) }
+            try batch.withText { text in try write(batch, text: text) }
+        }
+        func write(_ batch: RowBatch, text: UnsafeBufferPointer<UInt8>) throws {
+            let outcomes = try stores.write(batch, text: text)
             var next = outcomes.makeIterator()
             for row in batch.rows {
                 switch row {
@@ -61,6 +68,7 @@ struct ListImporter<Reader: StoreRowReader> {
                         let coordinate = Coordinate(latitude: store.latitude, longitude: store.longitude)
                         try items.append(store: key, coordinate: coordinate)
                         try entries.append(store: key, latitude: store.latitude, longitude: store.longitude)
+                        imported?.append(store, of: batch, text: text, key: key)
                     }
                 }
             }
@@ -86,7 +94,8 @@ struct ListImporter<Reader: StoreRowReader> {
         if let unseen = columns.forced.subtracting(columns.seenForced).sorted().first {
             throw CatalogError.invalidArgument("no attribute column '\(unseen)' in the file to give a type")
         }
-        try columns.fixColumns(list: listKey, db)
+        // Rewritten stores are not as the log gathered them.
+        if try columns.fixColumns(list: listKey, db) { imported?.abandon() }
         try items.finish()
         try entries.finish()
         var report = ImportReport(list: list, imported: entries.count, rejected: rejected, log: issues, stoppedEarly: false)
@@ -94,7 +103,7 @@ struct ListImporter<Reader: StoreRowReader> {
         for (name, type) in options.columnTypes where columns.seenForced.contains(HeaderName.folded(name)) {
             report.columnTypes[name] = type
         }
-        return report
+        return (report, imported)
     }
 
     /// Thrown out of the row loop once more rows than the limit are rejected.

@@ -8,6 +8,8 @@ struct ArrayRowReader: StoreRowReader {
     /// Thrown instead of the row at this index, to test a reader failing
     /// mid-file.
     var failure: (index: Int, error: ImportFileError)?
+    /// Whether its string attributes are typed as CSV cells are.
+    var cellsAreText = false
 
     init(_ rows: [ImportRow]) {
         self.rows = rows
