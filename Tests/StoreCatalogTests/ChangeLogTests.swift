@@ -50,13 +50,21 @@ struct ChangeLogTests {
         #expect(again.changes.isEmpty && again.upToDate && again.checksum == page.checksum)
     }
 
-    @Test("a first import past the sorting limit is numbered in list order (PostgreSQL numbers it so too)")
-    func importPastTheSortingLimit() throws {
+    @Test(
+        "a first import past the sorting limit is numbered in list order as it is written (PostgreSQL numbers it so too)",
+        arguments: [false, true])
+    func importPastTheSortingLimit(retyped: Bool) throws {
         let catalog = try Catalog.inMemory()
         // Ids in descending order, so id order and list order differ.
         let count = ChangeLog.sortedFirstLimit + 1
-        let stores = (0..<count).map { Store(id: String(format: "s%07d", count - $0), name: "S", latitude: 1, longitude: 2) }
-        try Self.importList(catalog, "big", stores, replace: false)
+        var stores = (0..<count).map { Store(id: String(format: "s%07d", count - $0), name: "S", latitude: 1, longitude: 2) }
+        stores[count - 1].attributes = ["n": .string("1")]
+        // A column typed as numbers, then text in the last store: the
+        // import rewrites stores after their rows were written.
+        if retyped { stores[count - 2].attributes = ["n": .string("one")] }
+        var reader = ArrayRowReader(stores: stores)
+        reader.cellsAreText = true
+        try catalog.importList(named: "big", from: reader, options: ImportOptions())
         let page = try catalog.changes(list: "big", since: nil, limit: 5)
         #expect(page.changes.map(\.id) == stores.prefix(5).map(\.id))
         #expect(page.changes.map(\.sequence) == [1, 2, 3, 4, 5])
@@ -64,6 +72,12 @@ struct ChangeLogTests {
             try String.fetchOne(db, sql: "SELECT id || ' ' || seq FROM feed_entries ORDER BY seq DESC LIMIT 1")
         }
         #expect(last == "s0000001 \(count)")
+        // The rows written as the import went are those the log reads back.
+        let written = try Self.feedRows(catalog, "big")
+        try catalog.renameList("big", to: "read back")
+        let readBack = try Self.feedRows(catalog, "read back")
+        #expect(written.rows.count == count && written.rows == readBack.rows)
+        #expect(written.checksum == readBack.checksum && written.live == readBack.live)
     }
 
     /// A feed's rows by id and its counters, to compare two feeds.
@@ -124,7 +138,7 @@ struct ChangeLogTests {
         #expect(gathered.checksum == readBack.checksum && gathered.live == readBack.live, "\(label)")
     }
 
-    @Test("a gathering stops past its limit, or at a store out of key order, and frees what it held")
+    @Test("a gathering stops past its limit, or at a store out of key order, and frees or deletes what it held")
     func gatheringLimits() throws {
         let catalog = try Catalog.inMemory()
         try catalog.write { db throws in
@@ -133,16 +147,27 @@ struct ChangeLogTests {
             let rows = batch.rows.compactMap { row -> RowBatch.StoreRow? in
                 if case let .store(store) = row { return store } else { return nil }
             }
-            var limited = ChangeLog.ImportedStores(limit: 2)
-            var outOfOrder = ChangeLog.ImportedStores()
-            batch.withText { text in
-                for (offset, row) in rows.enumerated() { limited.append(row, of: batch, text: text, key: 10 + Int64(offset)) }
-                outOfOrder.append(rows[0], of: batch, text: text, key: 10)
-                outOfOrder.append(rows[1], of: batch, text: text, key: 12)
+            var limited = ChangeLog.ImportedStores(name: "a", now: 0, writesPastLimit: false, limit: 2)
+            var outOfOrder = ChangeLog.ImportedStores(name: "a", now: 0, writesPastLimit: false)
+            var writing = ChangeLog.ImportedStores(name: "a", now: 0, writesPastLimit: true, limit: 1)
+            try batch.withText { text in
+                for (offset, row) in rows.enumerated() {
+                    try limited.append(row, of: batch, text: text, key: 10 + Int64(offset), db)
+                    try writing.append(row, of: batch, text: text, key: 10 + Int64(offset), db)
+                }
+                try outOfOrder.append(rows[0], of: batch, text: text, key: 10, db)
+                try outOfOrder.append(rows[1], of: batch, text: text, key: 12, db)
             }
             #expect(!limited.isWhole && limited.count == 0)
             #expect(!outOfOrder.isWhole && outOfOrder.count == 0)
             #expect(try limited.ranked(inOrderOf: 1, db) == nil)
+            // Past its limit of 1 it made the feed and writes its rows; given
+            // up, it deletes them.
+            #expect(writing.isWhole && writing.count == 3)
+            try writing.abandon(db)
+            #expect(!writing.isWhole)
+            #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM feed_entries") == 0)
+            #expect(try ChangeLog.feed(named: "a", db) != nil)
         }
     }
 

@@ -41,7 +41,7 @@ extension Catalog {
     @discardableResult
     public func compactChanges() throws -> Int {
         let options = changeLogOptions
-        let cutoff = Int64(options.now().timeIntervalSince1970.rounded(.down)) - ChangeLog.seconds(options.retention)
+        let cutoff = ChangeLog.stamp(options) - ChangeLog.seconds(options.retention)
         return try write { db in
             var purged = 0
             for name in try String.fetchAll(db, sql: "SELECT name FROM change_feeds ORDER BY key") {

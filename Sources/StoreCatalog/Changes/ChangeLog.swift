@@ -87,7 +87,7 @@ package enum ChangeLog {
     static func record(
         name: String, list: Int64?, _ db: Database, options: ChangeLogOptions, imported: ImportedStores? = nil
     ) throws {
-        let now = Int64(options.now().timeIntervalSince1970.rounded(.down))
+        let now = stamp(options)
         guard var feed = try feed(named: name, db) ?? (list == nil ? nil : makeFeed(named: name, db)) else { return }
         if let list, feed.live == 0 {
             try recordFirst(list: list, feed: &feed, at: now, imported: imported, db)
@@ -106,11 +106,9 @@ package enum ChangeLog {
             arguments: [feed.head, feed.floor, feed.checksum, feed.live, feed.key])
     }
 
-    /// Whether the next write to the list named `name` records it as a
-    /// first import: its feed, if any, holds no live store. An import then
-    /// gathers its stores for the log as it writes them (``ImportedStores``).
-    static func recordsFirst(name: String, _ db: Database) throws -> Bool {
-        (try feed(named: name, db)?.live ?? 0) == 0
+    /// The time a write stamps its changes with: Unix seconds.
+    static func stamp(_ options: ChangeLogOptions) -> Int64 {
+        Int64(options.now().timeIntervalSince1970.rounded(.down))
     }
 
     package static func seconds(_ duration: Duration) -> Int64 {
@@ -162,34 +160,17 @@ package enum ChangeLog {
     private static func recordFirst(
         list: Int64, feed: inout Feed, at now: Int64, imported: ImportedStores?, _ db: Database
     ) throws {
+        // Written by the import as it went (a list past the sorting limit).
+        if let imported, try imported.finishWriting(list: list, into: &feed, db) { return }
         try db.execute(
             sql: """
                 DELETE FROM feed_entries
                 WHERE feed = ? AND EXISTS (SELECT 1 FROM stores AS s WHERE s.list = ? AND s.id = feed_entries.id)
                 """, arguments: [feed.key, list])
-        let key = feed.key
-        var rows = try BatchInsert<(entry: PendingEntry, seq: Int64)>(
-            db, into: "feed_entries", columns: ["feed", "id", "seq", "rank", "content", "at"]
-        ) { row, statement, first in
-            statement.bind(key, at: first)
-            statement.bind(row.entry.id, at: first + 1)
-            statement.bind(row.seq, at: first + 2)
-            statement.bind(row.entry.rank, at: first + 3)
-            statement.bind(row.entry.content, at: first + 4)
-            statement.bind(now, at: first + 5)
-        }
-        func write(_ entry: PendingEntry) throws {
-            feed.head += 1
-            try rows.append((entry, feed.head))
-        }
-        func account(_ entry: PendingEntry) {
-            feed.checksum &+= ChangeHash.item(content: entry.content, rank: entry.rank)
-            feed.live += 1
-        }
+        var rows = try FirstRows(feed: feed, at: now, db)
         var pending: [PendingEntry]
         if let gathered = try imported?.ranked(inOrderOf: list, db) {
             pending = gathered
-            for entry in pending { account(entry) }
         } else {
             let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM list_items WHERE list = ?", arguments: [list]) ?? 0
             let sorts = count <= sortedFirstLimit
@@ -204,16 +185,54 @@ package enum ChangeLog {
                 // Hashed from SQLite's bytes; only the id becomes a String.
                 rank += spacing
                 let entry = PendingEntry(id: statement.text(0) ?? "", rank: rank, content: ChangeHash.content(statement))
-                account(entry)
-                if sorts { pending.append(entry) } else { try write(entry) }
+                if sorts { pending.append(entry) } else { try rows.write(entry) }
             }
         }
         // SQLite's BINARY collation: the bytes of the UTF-8, compared by
         // their first 16 bytes as two integers first (80 ms of sorting the
         // 234,908 places' ids through `UTF8View` alone became ~15).
         pending.sort(by: PendingEntry.precedes)
-        for entry in pending { try write(entry) }
-        try rows.finish()
+        for entry in pending { try rows.write(entry) }
+        try rows.finish(into: &feed)
+    }
+
+    /// A first import's log rows: plain inserts, a hundred to a statement,
+    /// numbered on from the feed's head in the order they are written, and
+    /// what they add to the feed's counters.
+    struct FirstRows {
+        private var rows: BatchInsert<(entry: PendingEntry, seq: Int64)>
+        private var head: Int64
+        private var checksum: Int64 = 0
+        private(set) var count: Int64 = 0
+
+        init(feed: Feed, at now: Int64, _ db: Database) throws {
+            let key = feed.key
+            head = feed.head
+            rows = try BatchInsert(db, into: "feed_entries", columns: ["feed", "id", "seq", "rank", "content", "at"]) {
+                row, statement, first in
+                statement.bind(key, at: first)
+                statement.bind(row.entry.id, at: first + 1)
+                statement.bind(row.seq, at: first + 2)
+                statement.bind(row.entry.rank, at: first + 3)
+                statement.bind(row.entry.content, at: first + 4)
+                statement.bind(now, at: first + 5)
+            }
+        }
+
+        mutating func write(_ entry: PendingEntry) throws {
+            head += 1
+            checksum &+= ChangeHash.item(content: entry.content, rank: entry.rank)
+            count += 1
+            try rows.append((entry, head))
+        }
+
+        /// Writes what is pending and counts the rows in `feed`.
+        mutating func finish(into feed: inout Feed) throws {
+            try rows.finish()
+            feed.head = head
+            feed.checksum &+= checksum
+            feed.live += count
+        }
     }
 
     /// A first import's log row waiting to be written in id order, with
@@ -314,7 +333,7 @@ package enum ChangeLog {
     /// replica's update in place): each an upsert at its own rank, when
     /// its content changed.
     static func recordContentChanges(name: String, _ records: [StoreRecord], _ db: Database, options: ChangeLogOptions) throws {
-        let now = Int64(options.now().timeIntervalSince1970.rounded(.down))
+        let now = stamp(options)
         guard var feed = try feed(named: name, db) else { return }
         let writer = try EntryWriter(feed: feed.key, at: now, db)
         for record in records {

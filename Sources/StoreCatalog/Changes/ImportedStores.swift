@@ -16,33 +16,76 @@ extension ChangeLog {
     /// The import's stores get consecutive keys in the order they are
     /// written, so the `n`th entry is the store whose key is the first
     /// one's plus `n`; its rank comes from the list's items once they are
-    /// numbered (``ranked(inOrderOf:_:)``), whatever the list's order. At
-    /// most ``ChangeLog/sortedFirstLimit`` entries are held, in chunks so
-    /// that growing never copies them all: past it, or when the import
-    /// rewrites stores after writing them (an attribute column whose type
-    /// was guessed wrong), the gathering is abandoned and the log reads the
-    /// stores back as it does for any other write.
+    /// numbered (``ranked(inOrderOf:_:)``), whatever the list's order.
+    ///
+    /// At most ``ChangeLog/sortedFirstLimit`` entries are held, in chunks
+    /// so that growing never copies them all. A longer list is numbered in
+    /// list order (``ChangeLog/record(name:list:_:options:imported:)``), so
+    /// past the limit the entries held are written and every next store's
+    /// row goes as it is gathered: in file order, where its rank is known
+    /// then, into a feed that holds no row its ids could meet. Otherwise
+    /// (a name or distance order, a feed with tombstones), and when the
+    /// import rewrites stores after writing them (an attribute column whose
+    /// type was guessed wrong), the gathering is abandoned and the log
+    /// reads the stores back as it does for any other write.
     struct ImportedStores {
         private static let chunkSize = 4096
 
+        private enum Phase {
+            case gathering
+            /// Past the limit: the rows are being written into the feed
+            /// whose key is `feed`.
+            case writing(FirstRows, feed: Int64)
+            case abandoned
+        }
+
+        private var phase = Phase.gathering
         private var chunks: [[PendingEntry]] = []
         private(set) var count = 0
         private var firstKey: Int64?
         private let limit: Int
-        /// Whether the entries are whole: every store the import wrote, and
-        /// as it wrote it.
-        private(set) var isWhole = true
+        private let name: String
+        private let now: Int64
+        /// Whether the rows may be written past the limit (file order, and
+        /// the feed holds no row at all).
+        private let writesPastLimit: Bool
 
-        init(limit: Int = ChangeLog.sortedFirstLimit) {
+        /// The gathering for an import into list `name` in `order`; nil when
+        /// the feed holds live stores, and the import is diffed instead.
+        static func forImport(
+            name: String, order: ImportOrder, options: ChangeLogOptions, _ db: Database, limit: Int = ChangeLog.sortedFirstLimit
+        ) throws -> ImportedStores? {
+            let feed = try ChangeLog.feed(named: name, db)
+            guard (feed?.live ?? 0) == 0 else { return nil }
+            let empty = try feed.map { feed in
+                try !Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM feed_entries WHERE feed = ?)", arguments: [feed.key])!
+            }
+            return ImportedStores(
+                name: name, now: ChangeLog.stamp(options), writesPastLimit: order == .file && empty ?? true, limit: limit)
+        }
+
+        init(name: String, now: Int64, writesPastLimit: Bool, limit: Int = ChangeLog.sortedFirstLimit) {
+            self.name = name
+            self.now = now
+            self.writesPastLimit = writesPastLimit
             self.limit = limit
+        }
+
+        /// Whether the entries are whole: every store the import wrote, and
+        /// as it wrote it (held, or written past the limit).
+        var isWhole: Bool {
+            if case .abandoned = phase { return false }
+            return true
         }
 
         /// Gathers the store of `batch` that the import has just written
         /// with `key`; `text` is the batch's text buffer.
-        mutating func append(_ store: RowBatch.StoreRow, of batch: RowBatch, text: UnsafeBufferPointer<UInt8>, key: Int64) {
-            guard isWhole else { return }
+        mutating func append(
+            _ store: RowBatch.StoreRow, of batch: RowBatch, text: UnsafeBufferPointer<UInt8>, key: Int64, _ db: Database
+        ) throws {
+            if case .abandoned = phase { return }
             let first = firstKey ?? key
-            guard count < limit, key == first + Int64(count) else { return abandon() }
+            guard key == first + Int64(count) else { return try abandon(db) }
             firstKey = first
             let content = ChangeHash.content(latitude: store.latitude, longitude: store.longitude) { index in
                 // Empty is NULL, as the import binds it.
@@ -50,28 +93,67 @@ extension ChangeLog {
                 return range.isEmpty ? nil : UnsafeBufferPointer(rebasing: text[range])
             }
             let id = String(decoding: text[batch.range(of: .id, store)], as: UTF8.self)
-            if count % Self.chunkSize == 0 {
-                chunks.append([])
-                chunks[chunks.count - 1].reserveCapacity(Self.chunkSize)
-            }
-            // The rank is given once the list is numbered.
-            chunks[chunks.count - 1].append(PendingEntry(id: id, rank: 0, content: content))
             count += 1
+            // In file order, the list's `count`th store.
+            let entry = PendingEntry(id: id, rank: Int64(count) * ChangeLog.spacing, content: content)
+            switch phase {
+            case .gathering where count <= limit:
+                if chunks.last.map({ $0.count == Self.chunkSize }) ?? true {
+                    chunks.append([])
+                    chunks[chunks.count - 1].reserveCapacity(Self.chunkSize)
+                }
+                chunks[chunks.count - 1].append(entry)
+            case .gathering:
+                guard writesPastLimit else { return try abandon(db) }
+                let feed = try ChangeLog.feed(named: name, db) ?? ChangeLog.makeFeed(named: name, db)
+                var rows = try FirstRows(feed: feed, at: now, db)
+                for index in chunks.indices {
+                    for held in chunks[index] { try rows.write(held) }
+                    chunks[index] = []
+                }
+                chunks = []
+                try rows.write(entry)
+                phase = .writing(rows, feed: feed.key)
+            case .writing(var rows, let feed):
+                try rows.write(entry)
+                phase = .writing(rows, feed: feed)
+            case .abandoned:
+                break
+            }
         }
 
-        /// Gives the gathering up and frees what it held.
-        mutating func abandon() {
-            isWhole = false
+        /// Gives the gathering up and frees what it held; past the limit,
+        /// deletes the rows it wrote (the feed held none before them).
+        mutating func abandon(_ db: Database) throws {
+            if case let .writing(_, feed) = phase {
+                try db.execute(sql: "DELETE FROM feed_entries WHERE feed = ?", arguments: [feed])
+            }
+            phase = .abandoned
             chunks = []
             count = 0
         }
 
-        /// The entries, each ranked by its store's place in list `list`
-        /// (spacing, 2 × spacing, …: the ranks a first import gives); nil
-        /// when the gathering was abandoned or does not match the list's
-        /// items one for one, and the log must read the stores back.
+        /// When the rows were written past the limit: writes what is
+        /// pending, checks that they are the list's, one for one, counts
+        /// them in `feed` and returns true. Otherwise false.
+        func finishWriting(list: Int64, into feed: inout Feed, _ db: Database) throws -> Bool {
+            guard case .writing(var rows, _) = phase else { return false }
+            let items = try Int64.fetchOne(db, sql: "SELECT count(*) FROM list_items WHERE list = ?", arguments: [list]) ?? 0
+            guard items == rows.count else {
+                throw CatalogError.database(
+                    "the change log of list '\(name)' has \(rows.count) rows for its \(items) stores")
+            }
+            try rows.finish(into: &feed)
+            return true
+        }
+
+        /// The entries held, each ranked by its store's place in list
+        /// `list` (spacing, 2 × spacing, …: the ranks a first import
+        /// gives); nil when the gathering was abandoned, its rows were
+        /// written, or it does not match the list's items one for one, and
+        /// the log must read the stores back.
         consuming func ranked(inOrderOf list: Int64, _ db: Database) throws -> [PendingEntry]? {
-            guard isWhole else { return nil }
+            guard case .gathering = phase else { return nil }
             let firstKey = self.firstKey ?? 0
             var entries: [PendingEntry] = []
             entries.reserveCapacity(count)
@@ -81,18 +163,18 @@ extension ChangeLog {
                 entries.append(contentsOf: chunks[index])
                 chunks[index] = []
             }
+            var placed = [Bool](repeating: false, count: entries.count)
             let statement = try RawStatement.cached(
                 "SELECT store FROM list_items WHERE list = ? ORDER BY position", in: db)
             defer { statement.reset() }
             statement.bind(list, at: 1)
             var ranked = 0
-            var rank: Int64 = 0
             while try statement.step() {
                 let index = statement.int64(0) &- firstKey
-                guard index >= 0, index < Int64(entries.count), entries[Int(index)].rank == 0 else { return nil }
-                rank += ChangeLog.spacing
-                entries[Int(index)].rank = rank
+                guard index >= 0, index < Int64(entries.count), !placed[Int(index)] else { return nil }
+                placed[Int(index)] = true
                 ranked += 1
+                entries[Int(index)].rank = Int64(ranked) * ChangeLog.spacing
             }
             return ranked == entries.count ? entries : nil
         }

@@ -10,6 +10,8 @@ struct ListImporter<Reader: StoreRowReader> {
     let options: ImportOptions
     var pipeline = RowPipeline.Shape.standard
     var spatialMemoryLimit = SpatialIndexWriter.memoryLimit
+    /// The clock the change log stamps the rows it is given with.
+    var changeLog = ChangeLogOptions()
 
     /// Imports the rows; returns the report and, when the list's change
     /// log will record this import as a first one, its stores gathered for
@@ -35,7 +37,7 @@ struct ListImporter<Reader: StoreRowReader> {
         var stores = try StoreWriter(list: listKey, db)
         var items = try ListItemWriter(list: listKey, order: options.order, db)
         var entries = SpatialIndexWriter(list: listKey, limit: spatialMemoryLimit, db)
-        var imported = try ChangeLog.recordsFirst(name: list, db) ? ChangeLog.ImportedStores() : nil
+        var imported = try ChangeLog.ImportedStores.forImport(name: list, order: options.order, options: changeLog, db)
         var issues = IssueLog(limit: options.issueLimit)
         var rejected = 0
 
@@ -68,7 +70,7 @@ struct ListImporter<Reader: StoreRowReader> {
                         let coordinate = Coordinate(latitude: store.latitude, longitude: store.longitude)
                         try items.append(store: key, coordinate: coordinate)
                         try entries.append(store: key, latitude: store.latitude, longitude: store.longitude)
-                        imported?.append(store, of: batch, text: text, key: key)
+                        try imported?.append(store, of: batch, text: text, key: key, db)
                     }
                 }
             }
@@ -95,7 +97,7 @@ struct ListImporter<Reader: StoreRowReader> {
             throw CatalogError.invalidArgument("no attribute column '\(unseen)' in the file to give a type")
         }
         // Rewritten stores are not as the log gathered them.
-        if try columns.fixColumns(list: listKey, db) { imported?.abandon() }
+        if try columns.fixColumns(list: listKey, db) { try imported?.abandon(db) }
         try items.finish()
         try entries.finish()
         var report = ImportReport(list: list, imported: entries.count, rejected: rejected, log: issues, stoppedEarly: false)
