@@ -147,9 +147,9 @@ struct ChangeLogTests {
             let rows = batch.rows.compactMap { row -> RowBatch.StoreRow? in
                 if case let .store(store) = row { return store } else { return nil }
             }
-            var limited = ChangeLog.ImportedStores(name: "a", now: 0, writesPastLimit: false, limit: 2)
-            var outOfOrder = ChangeLog.ImportedStores(name: "a", now: 0, writesPastLimit: false)
-            var writing = ChangeLog.ImportedStores(name: "a", now: 0, writesPastLimit: true, limit: 1)
+            var limited = ChangeLog.ImportedStores(name: "a", now: 0, inFileOrder: true, feedIsEmpty: false, limit: 2)
+            var outOfOrder = ChangeLog.ImportedStores(name: "a", now: 0, inFileOrder: true, feedIsEmpty: false)
+            var writing = ChangeLog.ImportedStores(name: "a", now: 0, inFileOrder: true, feedIsEmpty: true, limit: 1)
             try batch.withText { text in
                 for (offset, row) in rows.enumerated() {
                     try limited.append(row, of: batch, text: text, key: 10 + Int64(offset), db)

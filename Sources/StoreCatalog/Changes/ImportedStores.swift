@@ -15,8 +15,9 @@ extension ChangeLog {
     ///
     /// The import's stores get consecutive keys in the order they are
     /// written, so the `n`th entry is the store whose key is the first
-    /// one's plus `n`; its rank comes from the list's items once they are
-    /// numbered (``ranked(inOrderOf:_:)``), whatever the list's order.
+    /// one's plus `n`. In file order its rank is known as it is written;
+    /// in a name or distance order it comes from the list's items once
+    /// they are numbered (``ranked(inOrderOf:_:)``).
     ///
     /// At most ``ChangeLog/sortedFirstLimit`` entries are held, in chunks
     /// so that growing never copies them all. A longer list is numbered in
@@ -46,6 +47,9 @@ extension ChangeLog {
         private let limit: Int
         private let name: String
         private let now: Int64
+        /// Whether the list is in file order: each store's rank is known
+        /// as it is written.
+        private let inFileOrder: Bool
         /// Whether the rows may be written past the limit (file order, and
         /// the feed holds no row at all).
         private let writesPastLimit: Bool
@@ -61,13 +65,15 @@ extension ChangeLog {
                 try !Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM feed_entries WHERE feed = ?)", arguments: [feed.key])!
             }
             return ImportedStores(
-                name: name, now: ChangeLog.stamp(options), writesPastLimit: order == .file && empty ?? true, limit: limit)
+                name: name, now: ChangeLog.stamp(options), inFileOrder: order == .file, feedIsEmpty: empty ?? true,
+                limit: limit)
         }
 
-        init(name: String, now: Int64, writesPastLimit: Bool, limit: Int = ChangeLog.sortedFirstLimit) {
+        init(name: String, now: Int64, inFileOrder: Bool, feedIsEmpty: Bool, limit: Int = ChangeLog.sortedFirstLimit) {
             self.name = name
             self.now = now
-            self.writesPastLimit = writesPastLimit
+            self.inFileOrder = inFileOrder
+            writesPastLimit = inFileOrder && feedIsEmpty
             self.limit = limit
         }
 
@@ -138,13 +144,17 @@ extension ChangeLog {
         /// them in `feed` and returns true. Otherwise false.
         func finishWriting(list: Int64, into feed: inout Feed, _ db: Database) throws -> Bool {
             guard case .writing(var rows, _) = phase else { return false }
-            let items = try Int64.fetchOne(db, sql: "SELECT count(*) FROM list_items WHERE list = ?", arguments: [list]) ?? 0
+            let items = try Self.itemCount(list, db)
             guard items == rows.count else {
                 throw CatalogError.database(
                     "the change log of list '\(name)' has \(rows.count) rows for its \(items) stores")
             }
             try rows.finish(into: &feed)
             return true
+        }
+
+        private static func itemCount(_ list: Int64, _ db: Database) throws -> Int64 {
+            try Int64.fetchOne(db, sql: "SELECT count(*) FROM list_items WHERE list = ?", arguments: [list]) ?? 0
         }
 
         /// The entries held, each ranked by its store's place in list
@@ -163,6 +173,10 @@ extension ChangeLog {
                 entries.append(contentsOf: chunks[index])
                 chunks[index] = []
             }
+            // In file order the items were numbered as the stores were
+            // written, so the ranks given then hold (reading the items'
+            // order again was 15 ms of the 234,908 places' import).
+            if inFileOrder { return try Self.itemCount(list, db) == Int64(entries.count) ? entries : nil }
             var placed = [Bool](repeating: false, count: entries.count)
             let statement = try RawStatement.cached(
                 "SELECT store FROM list_items WHERE list = ? ORDER BY position", in: db)
