@@ -34,13 +34,19 @@ extension ChangeLog {
 
         private enum Phase {
             case gathering
-            /// Past the limit: the rows are being written into the feed
-            /// whose key is `feed`.
-            case writing(FirstRows, feed: Int64)
+            /// Past the limit: the rows are being written (``rows``).
+            case writing
             case abandoned
         }
 
         private var phase = Phase.gathering
+        /// The rows being written past the limit, and their feed's key: a
+        /// property of its own, not the phase's payload, so that each row
+        /// is appended in place (bound out of an enum case, the writer's
+        /// pending rows have a second reference, and an append must copy
+        /// them before it can grow them).
+        private var rows: FirstRows?
+        private var feedKey: Int64 = 0
         private var chunks: [[PendingEntry]] = []
         private(set) var count = 0
         private var firstKey: Int64?
@@ -119,10 +125,11 @@ extension ChangeLog {
                 }
                 chunks = []
                 try rows.write(entry)
-                phase = .writing(rows, feed: feed.key)
-            case .writing(var rows, let feed):
-                try rows.write(entry)
-                phase = .writing(rows, feed: feed)
+                self.rows = rows
+                feedKey = feed.key
+                phase = .writing
+            case .writing:
+                try rows!.write(entry)
             case .abandoned:
                 break
             }
@@ -131,10 +138,11 @@ extension ChangeLog {
         /// Gives the gathering up and frees what it held; past the limit,
         /// deletes the rows it wrote (the feed held none before them).
         mutating func abandon(_ db: Database) throws {
-            if case let .writing(_, feed) = phase {
-                try db.execute(sql: "DELETE FROM feed_entries WHERE feed = ?", arguments: [feed])
+            if case .writing = phase {
+                try db.execute(sql: "DELETE FROM feed_entries WHERE feed = ?", arguments: [feedKey])
             }
             phase = .abandoned
+            rows = nil
             chunks = []
             count = 0
         }
@@ -143,7 +151,7 @@ extension ChangeLog {
         /// pending, checks that they are the list's, one for one, counts
         /// them in `feed` and returns true. Otherwise false.
         func finishWriting(list: Int64, into feed: inout Feed, _ db: Database) throws -> Bool {
-            guard case .writing(var rows, _) = phase else { return false }
+            guard case .writing = phase, var rows else { return false }
             let items = try Self.itemCount(list, db)
             guard items == rows.count else {
                 throw CatalogError.database(
