@@ -35,7 +35,8 @@ extension Carousel {
             parsing: .unconditional,
             help: ArgumentHelp(
                 "Answer GET /stores/near from memory while the catalog holds at most this many stores and list items together.",
-                discussion: "About 130 bytes each; a larger catalog is answered by the catalog (SQLite or PostgreSQL). 0: always by the catalog.",
+                discussion:
+                    "About 125 bytes each, held from the first such request on; a larger catalog is answered by the catalog (SQLite or PostgreSQL). 0: always by the catalog.",
                 valueName: "entries"))
         package var nearestInMemory = Self.standardNearestInMemory
 

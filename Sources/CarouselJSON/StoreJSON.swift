@@ -40,19 +40,17 @@ package enum StoreJSON {
         bytes.append(0x5D)  // ]
     }
 
-    /// `store`'s object without its closing brace, written ahead of time
-    /// for ``array(openObjects:)``: a server holding its stores this way
-    /// answers a distance search with copies.
-    package static func openObject(_ store: Store) -> [UInt8] {
-        var bytes: [UInt8] = []
+    /// `store`'s object without its closing brace, appended to `bytes`:
+    /// written ahead of time for ``array(openObjects:)``, a server holding
+    /// its stores this way answers a distance search with copies.
+    package static func appendOpenObject(_ store: Store, to bytes: inout [UInt8]) {
         append(store, distanceMeters: nil, to: &bytes)
         bytes.removeLast()
-        return bytes
     }
 
     /// ``array(_:)``'s document, the same bytes, from objects written ahead
-    /// by ``openObject(_:)``.
-    package static func array(openObjects rows: [(object: [UInt8], distanceMeters: Double)]) -> [UInt8] {
+    /// by ``appendOpenObject(_:to:)``.
+    package static func array(openObjects rows: [(object: ArraySlice<UInt8>, distanceMeters: Double)]) -> [UInt8] {
         guard !rows.isEmpty else { return Array("[]".utf8) }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(rows.reduce(4) { $0 + $1.object.count + 48 })

@@ -65,8 +65,8 @@ public struct CarouselServer: Sendable {
 
     /// How many stores and list items together the server holds in memory
     /// to answer `GET /stores/near` without SQLite: 10⁶, about 130 MiB at
-    /// most (about 130 bytes each: 60 MiB for the 234,908 GeoNames places
-    /// in one list).
+    /// most (about 125 bytes each: 56 MiB for the 234,908 GeoNames places
+    /// in one list). Held from the first such request on, not before.
     public static let standardNearestInMemoryEntries = 1_000_000
 
     /// Serves the catalog `engine` holds; `nearestInMemoryEntries` bounds
@@ -109,7 +109,8 @@ public struct CarouselServer: Sendable {
     }
 
     /// Starts building that snapshot in the background and returns at
-    /// once: `carousel serve` does so as it starts.
+    /// once, for a server that wants its first requests answered from
+    /// memory (`carousel serve` waits for the first request instead).
     public func prepareNearestAnswersInBackground() async throws {
         try await nearestAnswers.prepareInBackground()
     }

@@ -19,13 +19,18 @@ import StoreCatalog
 /// another node's alike; when it has moved, requests are answered by the
 /// catalog while a new snapshot is built in the background, so no answer
 /// is staler than the watch. A catalog of more than ``maxEntries`` stores
-/// and list items is never held (about 130 bytes each, with the JSON): it
-/// stays on the catalog, whose memory does not grow.
+/// and list items is never held (about 125 bytes each, with the JSON): it
+/// stays on the catalog, whose memory does not grow. Nothing is held
+/// before the first request: a server that answers none never pays for it.
 final class NearestAnswers: Sendable {
-    /// The snapshot's element: a store's JSON object without its closing
-    /// brace (``StoreJSON/openObject(_:)``), so that the distance can
+    /// The snapshot, whose element is where each store's JSON object is in
+    /// `objects`, each without its closing brace
+    /// (``StoreJSON/appendOpenObject(_:to:)``), so that the distance can
     /// follow its last member.
-    typealias Snapshot = NearestSnapshot<[UInt8]>
+    struct Snapshot: Sendable {
+        let stores: NearestSnapshot<PackedObjects.Address>
+        let objects: PackedObjects
+    }
 
     private struct State {
         var snapshot: Snapshot?
@@ -58,8 +63,10 @@ final class NearestAnswers: Sendable {
         guard let source else { return nil }
         let version = try await source.watch.dataVersion()
         guard let snapshot = startBuildUnlessCurrent(version: version) else { return nil }
-        let found = try snapshot.nearest(to: origin, limit: limit, withinMeters: withinMeters, list: list)
-        return ByteBuffer(bytes: StoreJSON.array(openObjects: found.map { ($0.element, $0.distanceMeters) }))
+        let found = try snapshot.stores.nearest(to: origin, limit: limit, withinMeters: withinMeters, list: list)
+        return ByteBuffer(
+            bytes: StoreJSON.array(
+                openObjects: found.map { (snapshot.objects[$0.element], $0.distanceMeters) }))
     }
 
     /// Starts building the snapshot of the catalog's current state in the
@@ -122,7 +129,11 @@ final class NearestAnswers: Sendable {
         defer { state.withLock { $0.isBuilding = false } }
         guard let source else { return false }
         let maxEntries = maxEntries
-        let snapshot = try await source.engine.nearestSnapshot(maxEntries: maxEntries, StoreJSON.openObject)
+        var objects = PackedObjects()
+        let stores = try await source.engine.nearestSnapshot(maxEntries: maxEntries) { store in
+            objects.append { StoreJSON.appendOpenObject(store, to: &$0) }
+        }
+        let snapshot = stores.map { Snapshot(stores: $0, objects: objects) }
         state.withLock { state in
             if let snapshot {
                 state.snapshot = snapshot

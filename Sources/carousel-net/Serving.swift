@@ -19,9 +19,10 @@ extension NetworkStack {
             access: .read, maxConnections: try serving.resolvedDBConnections(environment: environment))
         var configured = try CarouselServer(engine: engine, options: options, nearestInMemoryEntries: command.nearestInMemory)
         configured.constantRouteBytes = command.constantRouteBytes
+        // The nearest-store snapshot is built at the first GET /stores/near,
+        // not as the server starts: a server that answers none (sessions,
+        // tiles, sync) never holds it.
         let server = configured
-        // Its first requests answered from memory, not while it is built.
-        try Blocking.wait { try await server.prepareNearestAnswersInBackground() }
         let logger =
             options.logFormat == .json
             ? Logger(label: "carousel.serve") { JSONLogHandler(label: $0) } : Logger(label: "carousel.serve")

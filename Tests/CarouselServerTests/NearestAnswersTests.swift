@@ -106,6 +106,22 @@ import Testing
         }
     }
 
+    @Test func noSnapshotIsHeldUntilTheFirstNearestRequest() async throws {
+        let fixture = try Self.fixture()
+        // A server that answers no nearest request never holds the stores
+        // (`carousel serve` starts no build).
+        #expect(try await !fixture.server.nearestAnswersAreInMemory())
+        try await fixture.application.test(.router) { client in
+            let first = try await client.checked(.get, "/stores/near?lat=37.5&lng=127.03&limit=3", template: "/stores/near")
+            #expect(first.array.count == 3)
+            // The first request was answered by SQLite and started the build.
+            await fixture.server.nearestAnswersBackgroundBuildEnded()
+            #expect(try await fixture.server.nearestAnswersAreInMemory())
+            let again = try await client.checked(.get, "/stores/near?lat=37.5&lng=127.03&limit=3", template: "/stores/near")
+            #expect(again.text == first.text)
+        }
+    }
+
     @Test func aSnapshotStartedInTheBackgroundIsHeldWithoutARequest() async throws {
         let fixture = try Self.fixture()
         #expect(try await !fixture.server.nearestAnswersAreInMemory())

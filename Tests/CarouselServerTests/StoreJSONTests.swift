@@ -44,7 +44,12 @@ import Testing
     }
 
     @Test func openObjectsWithTheirDistancesAreTheSameArray() {
-        let rows = [(object: StoreJSON.openObject(Self.full), distanceMeters: 3.0), (StoreJSON.openObject(Self.plain), 4.5)]
+        // Packed end to end, as the server holds them.
+        var packed: [UInt8] = []
+        StoreJSON.appendOpenObject(Self.full, to: &packed)
+        let split = packed.count
+        StoreJSON.appendOpenObject(Self.plain, to: &packed)
+        let rows = [(object: packed[..<split], distanceMeters: 3.0), (packed[split...], 4.5)]
         #expect(StoreJSON.array(openObjects: rows) == Array(StoreJSON.array([(Self.full, 3), (Self.plain, 4.5)]).utf8))
     }
 }

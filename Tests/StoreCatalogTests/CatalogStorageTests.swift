@@ -24,6 +24,29 @@ struct CatalogStorageTests {
         #expect(try old.store(list: "l", at: 0).id == "a")
     }
 
+    @Test("whole-list reads go through the page cache, and the map comes back as it was for lookups")
+    func wholeListReadsDoNotMapTheFile() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("mapped.sqlite").path
+        let catalog = try Catalog(path: path)
+        try catalog.importList(named: "l", from: ArrayRowReader(stores: [Store(id: "a", name: "A", latitude: 1, longitude: 2)]))
+        let mapSize = { (db: Database) in try Int64.fetchOne(db, sql: "PRAGMA mmap_size") }
+        #expect(try catalog.read(mapSize) == Int64(CatalogDatabase.mmapSize))
+        let inside = try catalog.read { db in try CatalogDatabase.readingUnmapped(db) { try mapSize(db) } }
+        #expect(inside == 0)
+        // What reads a whole list leaves the map as lookups want it.
+        _ = try catalog.changes(list: "l", since: nil, limit: 100)
+        _ = try catalog.nearestSnapshot(maxEntries: 10) { $0.id }
+        #expect(try catalog.read(mapSize) == Int64(CatalogDatabase.mmapSize))
+        #expect(try catalog.store(list: "l", at: 0).id == "a")
+        // A read-only catalog maps nothing, before, during and after.
+        let readOnly = Catalog(database: try CatalogDatabase.openReadOnly(path: path), path: path, isReadOnly: true)
+        #expect(try readOnly.read(mapSize) == 0)
+        #expect(try readOnly.read { db in try CatalogDatabase.readingUnmapped(db) { try mapSize(db) } } == 0)
+        #expect(try readOnly.changes(list: "l", since: nil, limit: 100).changes.count == 1)
+        #expect(try readOnly.read(mapSize) == 0)
+    }
+
     @Test("a batched insert that breaks a constraint still fails, whichever row of the batch breaks it")
     func batchedInsertFailsOnAConstraint() throws {
         let queue = try DatabaseQueue()

@@ -31,7 +31,10 @@ extension Catalog {
         guard (1...ChangeLog.maxPage).contains(limit) else {
             throw CatalogError.invalidArgument("limit must be in 1...\(ChangeLog.maxPage) (got \(limit))")
         }
-        return try read { db in try ChangeLog.page(name: name, since: since, limit: limit, db) }
+        // A download from scratch reads the whole list, page by page.
+        return try read { db in
+            try CatalogDatabase.readingUnmapped(db) { try ChangeLog.page(name: name, since: since, limit: limit, db) }
+        }
     }
 
     /// Purges every feed's tombstones older than the retention

@@ -79,111 +79,110 @@ extension Catalog {
         try NameCharacters.checkListName(list)
         let changeLog = changeLogOptions
         return try write { db in
-            // As an import (ListImporter): writing the list reads every page
-            // of it, which would stay mapped and count as resident.
-            try db.execute(sql: "PRAGMA mmap_size = 0")
-            defer { try? db.execute(sql: "PRAGMA mmap_size = \(CatalogDatabase.mmapSize)") }
-            let held = try Row.fetchOne(db, sql: "SELECT cursor, checksum FROM sync_replicas WHERE list = ?", arguments: [list])
-            let heldCursor: String? = held?[0]
-            guard heldCursor == after else { throw ReplicaPageError.outOfOrder(held: heldCursor, page: after) }
-            var checksum: Int64 = held?[1] ?? 0
-            var outcome = ReplicaPageOutcome()
-            let old = try RawStatement.cached(
-                """
-                SELECT rank, name, latitude, longitude, address, category, phone, attributes
-                FROM sync_entries WHERE list = ? AND id = ?
-                """, in: db)
-            let upsert = try RawStatement.cached(
-                """
-                INSERT OR REPLACE INTO sync_entries (list, id, rank, name, latitude, longitude, address, category, phone, attributes)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """, in: db)
-            let delete = try RawStatement.cached("DELETE FROM sync_entries WHERE list = ? AND id = ?", in: db)
-            // The first change of a store since the list was written keeps
-            // the rank it had then.
-            let dirty = try RawStatement.cached(
-                "INSERT OR IGNORE INTO sync_dirty (list, id, old_rank) VALUES (?, ?, ?)", in: db)
-            var previous: Int64 = .min
-            for change in page.changes {
-                guard change.sequence > previous else { throw ReplicaPageError.invalidPage("sequence numbers do not increase") }
-                previous = change.sequence
-                old.reset()
-                old.bind(list, at: 1)
-                old.bind(change.id, at: 2)
-                let found = try old.step()
-                dirty.reset()
-                dirty.bind(list, at: 1)
-                dirty.bind(change.id, at: 2)
-                if found { dirty.bind(old.int64(0), at: 3) } else { dirty.bindNull(at: 3) }
-                _ = try dirty.step()
-                dirty.reset()
-                if found {
-                    let record = StoreRecord(
-                        id: change.id, name: old.text(1) ?? "", latitude: old.double(2), longitude: old.double(3),
-                        address: old.text(4), category: old.text(5), phone: old.text(6), attributes: old.text(7))
-                    checksum &-= ChangeHash.item(content: ChangeHash.content(record), rank: old.int64(0))
-                    if change.isTombstone { outcome.removed += 1 } else { outcome.changed += 1 }
-                } else if !change.isTombstone {
-                    outcome.added += 1
-                }
-                old.reset()
-                guard let rank = change.rank else {
-                    guard change.store == nil else { throw ReplicaPageError.invalidPage("a tombstone carries a store") }
-                    delete.reset()
-                    delete.bind(list, at: 1)
-                    delete.bind(change.id, at: 2)
-                    _ = try delete.step()
-                    delete.reset()
-                    continue
-                }
-                guard let store = change.store else { throw ReplicaPageError.invalidPage("an upsert of '\(change.id)' carries no store") }
-                try Self.check(store, id: change.id)
-                upsert.reset()
-                upsert.bind(list, at: 1)
-                upsert.bind(store.id, at: 2)
-                upsert.bind(rank, at: 3)
-                upsert.bind(store.name, at: 4)
-                upsert.bind(store.latitude, at: 5)
-                upsert.bind(store.longitude, at: 6)
-                upsert.bind(store.address, at: 7)
-                upsert.bind(store.category, at: 8)
-                upsert.bind(store.phone, at: 9)
-                upsert.bind(store.attributes, at: 10)
-                _ = try upsert.step()
-                upsert.reset()
-                checksum &+= ChangeHash.item(content: ChangeHash.content(store), rank: rank)
-            }
-            let wasComplete =
-                try Bool.fetchOne(db, sql: "SELECT complete FROM sync_replicas WHERE list = ?", arguments: [list]) ?? false
-            // An empty list made or deleted changes no store: only whether
-            // the list exists says so.
-            let existsHere = try Bool.fetchOne(db, sql: "SELECT 1 FROM lists WHERE name = ?", arguments: [list]) ?? false
-            var complete = wasComplete && page.changes.isEmpty && existsHere == page.exists
-            if page.upToDate {
-                guard let expected = page.checksum else { throw ReplicaPageError.invalidPage("an upToDate page carries no checksum") }
-                let found = ChangeHash.hex(checksum)
-                guard expected == found else { throw ReplicaPageError.checksumMismatch(server: expected, replica: found) }
-                if !complete {
-                    if try !Self.updateListInPlace(list, exists: page.exists, db, changeLog: changeLog) {
-                        try Self.writeList(list, exists: page.exists, db, changeLog: changeLog)
+            // As an import: writing the list reads every page of it.
+            try CatalogDatabase.readingUnmapped(db) {
+                let held = try Row.fetchOne(db, sql: "SELECT cursor, checksum FROM sync_replicas WHERE list = ?", arguments: [list])
+                let heldCursor: String? = held?[0]
+                guard heldCursor == after else { throw ReplicaPageError.outOfOrder(held: heldCursor, page: after) }
+                var checksum: Int64 = held?[1] ?? 0
+                var outcome = ReplicaPageOutcome()
+                let old = try RawStatement.cached(
+                    """
+                    SELECT rank, name, latitude, longitude, address, category, phone, attributes
+                    FROM sync_entries WHERE list = ? AND id = ?
+                    """, in: db)
+                let upsert = try RawStatement.cached(
+                    """
+                    INSERT OR REPLACE INTO sync_entries (list, id, rank, name, latitude, longitude, address, category, phone, attributes)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """, in: db)
+                let delete = try RawStatement.cached("DELETE FROM sync_entries WHERE list = ? AND id = ?", in: db)
+                // The first change of a store since the list was written keeps
+                // the rank it had then.
+                let dirty = try RawStatement.cached(
+                    "INSERT OR IGNORE INTO sync_dirty (list, id, old_rank) VALUES (?, ?, ?)", in: db)
+                var previous: Int64 = .min
+                for change in page.changes {
+                    guard change.sequence > previous else { throw ReplicaPageError.invalidPage("sequence numbers do not increase") }
+                    previous = change.sequence
+                    old.reset()
+                    old.bind(list, at: 1)
+                    old.bind(change.id, at: 2)
+                    let found = try old.step()
+                    dirty.reset()
+                    dirty.bind(list, at: 1)
+                    dirty.bind(change.id, at: 2)
+                    if found { dirty.bind(old.int64(0), at: 3) } else { dirty.bindNull(at: 3) }
+                    _ = try dirty.step()
+                    dirty.reset()
+                    if found {
+                        let record = StoreRecord(
+                            id: change.id, name: old.text(1) ?? "", latitude: old.double(2), longitude: old.double(3),
+                            address: old.text(4), category: old.text(5), phone: old.text(6), attributes: old.text(7))
+                        checksum &-= ChangeHash.item(content: ChangeHash.content(record), rank: old.int64(0))
+                        if change.isTombstone { outcome.removed += 1 } else { outcome.changed += 1 }
+                    } else if !change.isTombstone {
+                        outcome.added += 1
                     }
-                    try db.execute(sql: "DELETE FROM sync_dirty WHERE list = ?", arguments: [list])
-                    outcome.listWritten = true
-                    complete = true
+                    old.reset()
+                    guard let rank = change.rank else {
+                        guard change.store == nil else { throw ReplicaPageError.invalidPage("a tombstone carries a store") }
+                        delete.reset()
+                        delete.bind(list, at: 1)
+                        delete.bind(change.id, at: 2)
+                        _ = try delete.step()
+                        delete.reset()
+                        continue
+                    }
+                    guard let store = change.store else { throw ReplicaPageError.invalidPage("an upsert of '\(change.id)' carries no store") }
+                    try Self.check(store, id: change.id)
+                    upsert.reset()
+                    upsert.bind(list, at: 1)
+                    upsert.bind(store.id, at: 2)
+                    upsert.bind(rank, at: 3)
+                    upsert.bind(store.name, at: 4)
+                    upsert.bind(store.latitude, at: 5)
+                    upsert.bind(store.longitude, at: 6)
+                    upsert.bind(store.address, at: 7)
+                    upsert.bind(store.category, at: 8)
+                    upsert.bind(store.phone, at: 9)
+                    upsert.bind(store.attributes, at: 10)
+                    _ = try upsert.step()
+                    upsert.reset()
+                    checksum &+= ChangeHash.item(content: ChangeHash.content(store), rank: rank)
                 }
-            } else {
-                complete = false
+                let wasComplete =
+                    try Bool.fetchOne(db, sql: "SELECT complete FROM sync_replicas WHERE list = ?", arguments: [list]) ?? false
+                // An empty list made or deleted changes no store: only whether
+                // the list exists says so.
+                let existsHere = try Bool.fetchOne(db, sql: "SELECT 1 FROM lists WHERE name = ?", arguments: [list]) ?? false
+                var complete = wasComplete && page.changes.isEmpty && existsHere == page.exists
+                if page.upToDate {
+                    guard let expected = page.checksum else { throw ReplicaPageError.invalidPage("an upToDate page carries no checksum") }
+                    let found = ChangeHash.hex(checksum)
+                    guard expected == found else { throw ReplicaPageError.checksumMismatch(server: expected, replica: found) }
+                    if !complete {
+                        if try !Self.updateListInPlace(list, exists: page.exists, db, changeLog: changeLog) {
+                            try Self.writeList(list, exists: page.exists, db, changeLog: changeLog)
+                        }
+                        try db.execute(sql: "DELETE FROM sync_dirty WHERE list = ?", arguments: [list])
+                        outcome.listWritten = true
+                        complete = true
+                    }
+                } else {
+                    complete = false
+                }
+                try db.execute(
+                    sql: """
+                        INSERT INTO sync_replicas (list, source, cursor, checksum, complete) VALUES (?, ?, ?, ?, ?)
+                        ON CONFLICT (list) DO UPDATE SET source = excluded.source, cursor = excluded.cursor,
+                            checksum = excluded.checksum, complete = excluded.complete
+                        """, arguments: [list, source, page.next, checksum, complete])
+                // The local list now is the replica's rows: later syncs may
+                // update it store by store.
+                if outcome.listWritten { try db.execute(sql: "UPDATE sync_replicas SET rewrite = 0 WHERE list = ?", arguments: [list]) }
+                return outcome
             }
-            try db.execute(
-                sql: """
-                    INSERT INTO sync_replicas (list, source, cursor, checksum, complete) VALUES (?, ?, ?, ?, ?)
-                    ON CONFLICT (list) DO UPDATE SET source = excluded.source, cursor = excluded.cursor,
-                        checksum = excluded.checksum, complete = excluded.complete
-                    """, arguments: [list, source, page.next, checksum, complete])
-            // The local list now is the replica's rows: later syncs may
-            // update it store by store.
-            if outcome.listWritten { try db.execute(sql: "UPDATE sync_replicas SET rewrite = 0 WHERE list = ?", arguments: [list]) }
-            return outcome
         }
     }
 

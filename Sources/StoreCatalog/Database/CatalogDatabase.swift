@@ -12,6 +12,27 @@ package enum CatalogDatabase {
     /// SQLite's 2 MB page cache, a `pread` per page (BENCHMARKS.md, scale).
     static let mmapSize = 0x7fff_0000
 
+    /// Runs `body` with `db` reading through SQLite's page cache (2 MB,
+    /// bounded) instead of the mapped file, then maps it again as it was:
+    /// for work that reads a whole list or catalog once. Every page a
+    /// mapped read touches stays mapped, and mapped pages count as the
+    /// process's resident memory: an import that rewrote the 234,908
+    /// places touched all 48 MB of the file and peaked at 90 MB instead of
+    /// 41; a server that built its nearest-store snapshot and then served
+    /// a first sync of the list held 93 MB of the file mapped, where the
+    /// binary alone is 31 (BENCHMARKS.md, delta sync). Lookups keep the
+    /// mapping, which makes a random store lookup about 3 µs instead of 9.
+    ///
+    /// Inside a transaction that holds a mapped page, SQLite keeps the
+    /// mapping but maps no new page (`bUseFetch`), which is what matters.
+    package static func readingUnmapped<T>(_ db: Database, _ body: () throws -> T) throws -> T {
+        let mapped = try Int64.fetchOne(db, sql: "PRAGMA mmap_size") ?? 0
+        guard mapped > 0 else { return try body() }
+        try db.execute(sql: "PRAGMA mmap_size = 0")
+        defer { try? db.execute(sql: "PRAGMA mmap_size = \(mapped)") }
+        return try body()
+    }
+
     /// What a user calls the database in messages.
     static let inMemoryName = ":memory:"
 

@@ -161,24 +161,29 @@ extension Catalog {
     public func nearestSnapshot<Element: Sendable>(
         maxEntries: Int, _ element: (Store) throws -> Element
     ) throws -> NearestSnapshot<Element>? {
-        try read { db in
-            guard
-                let entries = try firstRow(
-                    db, "SELECT (SELECT count(*) FROM stores) + (SELECT count(*) FROM list_items)", { _ in }, { $0.int(0) }),
-                NearestSnapshot<Element>.fits(entries: entries, maxEntries: maxEntries)
-            else { return nil }
-            var builder = NearestSnapshot<Element>.Builder()
-            _ = try rows(db, "SELECT \(Store.columns), s.key FROM stores AS s ORDER BY s.key", { _ in }) { row in
-                let store = try Store(row)
-                try builder.add(store, key: row.int64(8), element: try element(store))
-            }
-            for (listKey, name) in try rows(db, "SELECT key, name FROM lists", { _ in }, { ($0.int64(0), $0.text(1) ?? "") }) {
-                var items: [Int64] = []
-                _ = try rows(db, "SELECT store FROM list_items WHERE list = ?", { $0.bind(listKey, at: 1) }) { items.append($0.int64(0)) }
-                try builder.addList(name, storeKeys: items)
-            }
-            return builder.build()
+        // Every store is read once, and held in the snapshot: not mapped besides.
+        try read { db in try CatalogDatabase.readingUnmapped(db) { try readSnapshot(maxEntries: maxEntries, element, db) } }
+    }
+
+    private func readSnapshot<Element: Sendable>(
+        maxEntries: Int, _ element: (Store) throws -> Element, _ db: Database
+    ) throws -> NearestSnapshot<Element>? {
+        guard
+            let entries = try firstRow(
+                db, "SELECT (SELECT count(*) FROM stores) + (SELECT count(*) FROM list_items)", { _ in }, { $0.int(0) }),
+            NearestSnapshot<Element>.fits(entries: entries, maxEntries: maxEntries)
+        else { return nil }
+        var builder = NearestSnapshot<Element>.Builder()
+        _ = try rows(db, "SELECT \(Store.columns), s.key FROM stores AS s ORDER BY s.key", { _ in }) { row in
+            let store = try Store(row)
+            try builder.add(store, key: row.int64(8), element: try element(store))
         }
+        for (listKey, name) in try rows(db, "SELECT key, name FROM lists", { _ in }, { ($0.int64(0), $0.text(1) ?? "") }) {
+            var items: [Int64] = []
+            _ = try rows(db, "SELECT store FROM list_items WHERE list = ?", { $0.bind(listKey, at: 1) }) { items.append($0.int64(0)) }
+            try builder.addList(name, storeKeys: items)
+        }
+        return builder.build()
     }
 
     /// A number that changes whenever another connection — another

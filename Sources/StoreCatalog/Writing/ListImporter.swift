@@ -17,14 +17,12 @@ struct ListImporter<Reader: StoreRowReader> {
     /// log will record this import as a first one, its stores gathered for
     /// the log as they were written (``ChangeLog/ImportedStores``).
     func run(_ db: Database) throws -> (report: ImportReport, imported: ChangeLog.ImportedStores?) {
-        // Every page this import reads would otherwise stay mapped, and
-        // mapped pages count as resident: an import that rewrote every store
-        // of a 234,908-store catalog touched all 48 MB of it and peaked at
-        // 90 MB instead of 41 (a replace still deletes a whole list). Read through SQLite's page cache (2 MB,
-        // bounded) instead; lookups map the file again afterwards.
-        try db.execute(sql: "PRAGMA mmap_size = 0")
-        defer { try? db.execute(sql: "PRAGMA mmap_size = \(CatalogDatabase.mmapSize)") }
+        // A replace reads a whole list, and every store written is read
+        // back into the indexes: through the page cache, not the map.
+        try CatalogDatabase.readingUnmapped(db) { try importRows(db) }
+    }
 
+    private func importRows(_ db: Database) throws -> (report: ImportReport, imported: ChangeLog.ImportedStores?) {
         let former = try removeExistingList(db)
         // A key above the replaced list's too: a new list never takes a
         // replaced one's key, so nothing keyed by list key (a stored
