@@ -112,7 +112,7 @@ server_pid=$!
 for _ in $(seq 100); do grep -q "serving" "$folder/serve.log" 2>/dev/null && break; sleep 0.1; done
 server_pid="$(pgrep -f "serve --db $folder/server.sqlite" | tail -n 1)"
 url="http://127.0.0.1:$port"
-sleep 5  # the nearest-store snapshot the server builds as it starts
+sleep 5  # a server as it runs: started, idle (no nearest request, so no nearest-store snapshot)
 echo "server before the sync: RSS $(status_mib "$server_pid" VmRSS) MiB (anonymous $(status_mib "$server_pid" RssAnon), file-backed $(status_mib "$server_pid" RssFile))"
 anon_before="$(status_mib "$server_pid" RssAnon)"
 start="$(now)"

@@ -80,6 +80,13 @@ struct ServerBenchmark {
             carousel: workspace.carousel, database: database, constantBytes: bodyBytes,
             log: workspace.path("serve.stderr"), extraArguments: ["--max-sessions", String(max(1000, maxSessions))])
         defer { server.stop() }
+        // The server builds its nearest-store snapshot at the first
+        // nearest request (answered by SQLite meanwhile): one second of
+        // them, then time for the build, so that no run below shares the
+        // cores with it.
+        progress("server: warming /stores/near (the snapshot's build)")
+        _ = try Wrk.run(url: server.base + "/stores/near?" + Self.nearQuery, seconds: 1, connections: 1, samplingRSSOf: nil)
+        Thread.sleep(forTimeInterval: 5)
 
         progress("server: wrk \(seconds) s on the constant route")
         let constant = try Wrk.run(url: server.base + "/constant", seconds: seconds, connections: connections, samplingRSSOf: nil)
