@@ -138,6 +138,32 @@ struct ChangeLogTests {
         #expect(gathered.checksum == readBack.checksum && gathered.live == readBack.live, "\(label)")
     }
 
+    @Test(
+        "a list read back in id order, held by its store keys, gives the rows that sorting its stores gives",
+        arguments: [false, true])
+    func readBackInIdOrderOrSorted(spreadKeys: Bool) throws {
+        let catalog = try Catalog.inMemory()
+        // Ids out of list order, and keys given in list order.
+        let stores = (0..<300).map { index in
+            Store(id: "s\((index * 7919) % 300)", name: "Store \(index)", latitude: Double(index % 90), longitude: 1)
+        }
+        try catalog.importList(named: "a", from: ArrayRowReader(stores: stores))
+        let imported = try Self.feedRows(catalog, "a")
+        if spreadKeys {
+            // Keys 5,000 apart: too spread to be held by key, so the
+            // entries are held and sorted.
+            try catalog.write { db in
+                try db.execute(sql: "UPDATE stores SET key = key * 5000 + 1")
+                try db.execute(sql: "UPDATE list_items SET store = store * 5000 + 1")
+            }
+        }
+        try catalog.renameList("a", to: "b")
+        let readBack = try Self.feedRows(catalog, "b")
+        #expect(readBack.rows.count == 300)
+        #expect(readBack.rows == imported.rows)
+        #expect(readBack.checksum == imported.checksum && readBack.live == imported.live)
+    }
+
     @Test("a gathering stops past its limit, or at a store out of key order, and frees or deletes what it held")
     func gatheringLimits() throws {
         let catalog = try Catalog.inMemory()
