@@ -33,24 +33,21 @@ struct PackedObjects: Sendable {
     mutating func append(_ write: (inout [UInt8]) throws -> Void) rethrows -> Address {
         scratch.removeAll(keepingCapacity: true)
         try write(&scratch)
-        let index: Int
-        if scratch.count > Self.chunkSize {
-            index = chunks.count
-            chunks.append(scratch)
-        } else {
-            if current < 0 || chunks[current].count + scratch.count > Self.chunkSize {
-                var chunk: [UInt8] = []
-                chunk.reserveCapacity(Self.chunkSize)
-                current = chunks.count
-                chunks.append(chunk)
-            }
-            index = current
-        }
-        let start = index == current ? chunks[index].count : 0
-        if index == current { chunks[index] += scratch }
         // A chunk holds at most max(chunkSize, one object) bytes, and an
         // object is at most a store's few kilobytes: the offsets fit.
-        return Address(chunk: UInt32(index), start: UInt32(start), end: UInt32(start + scratch.count))
+        guard scratch.count <= Self.chunkSize else {
+            chunks.append(scratch)
+            return Address(chunk: UInt32(chunks.count - 1), start: 0, end: UInt32(scratch.count))
+        }
+        if current < 0 || chunks[current].count + scratch.count > Self.chunkSize {
+            var chunk: [UInt8] = []
+            chunk.reserveCapacity(Self.chunkSize)
+            current = chunks.count
+            chunks.append(chunk)
+        }
+        let start = chunks[current].count
+        chunks[current] += scratch
+        return Address(chunk: UInt32(current), start: UInt32(start), end: UInt32(chunks[current].count))
     }
 
     subscript(address: Address) -> ArraySlice<UInt8> {
