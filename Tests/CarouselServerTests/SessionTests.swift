@@ -69,9 +69,11 @@ final class Received: Sendable {
             try await Self.session(port: port) { outbound, received in
                 try await outbound.write(.text(Self.layout))
                 try await received.wait(for: "marker")
+                // The layout's camera, before any frame. That it comes at
+                // once (t = 0) is LiveSessionClockTests' to check, on a test
+                // clock: here a loaded machine delayed the layout itself by
+                // over 250 ms of the session's time (a full parallel run).
                 #expect(received.of("camera").map { $0.line["index"] as? Int } == [0])
-                // At once, not a debounce (250 ms) after the layout.
-                #expect(received.of("camera").first?.line["t"] as? Double ?? 1e9 < 250)
 
                 // A swipe: 20 frames, 16 ms apart, from card 0 to card 1 (page 312).
                 var frames: [ContinuousClock.Instant] = []
@@ -221,7 +223,7 @@ final class Received: Sendable {
                 for try await index in group { if let index { indices.append(index) } }
                 #expect(indices.sorted() == [0, 1, 2])
             }
-            let deadline = ContinuousClock.now + .seconds(3)
+            let deadline = ContinuousClock.now + .seconds(30)  // met at once when idle; generous for a loaded 2-core machine
             while fixture.server.sessions.openCount > 0, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
             #expect(fixture.server.sessions.openCount == 0)
         }
