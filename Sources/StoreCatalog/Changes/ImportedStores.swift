@@ -99,8 +99,11 @@ extension ChangeLog {
             let first = firstKey ?? key
             guard key == first + Int64(count) else { return try abandon(db) }
             firstKey = first
-            // Hashed by the reading thread as it staged the row.
-            let content = store.content
+            let content = ChangeHash.content(latitude: store.latitude, longitude: store.longitude) { index in
+                // Empty is NULL, as the import binds it.
+                let range = batch.range(of: RowBatch.Column(rawValue: index)!, store)
+                return range.isEmpty ? nil : UnsafeBufferPointer(rebasing: text[range])
+            }
             let id = String(decoding: text[batch.range(of: .id, store)], as: UTF8.self)
             count += 1
             // In file order, the list's `count`th store.

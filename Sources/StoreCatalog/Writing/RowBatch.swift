@@ -18,15 +18,6 @@ struct RowBatch: Sendable {
         var longitude: Double
         /// The index of its first column end in ``RowBatch/ends``.
         fileprivate var firstEnd: Int
-        /// ``ChangeHash/content(latitude:longitude:text:)`` of the store as
-        /// staged, the bytes the import binds: what the change log records.
-        ///
-        /// Why here: hashing is byte by byte (FNV-1a), about 30 ms for the
-        /// 234,908 places' text, and the writing thread is the import's
-        /// critical path while the reading one waits (529 ms against 284,
-        /// `perf record` of `carousel import`); staged, it runs on the
-        /// reading thread.
-        var content: Int64 = 0
     }
 
     enum Row {
@@ -71,7 +62,7 @@ struct RowBatch: Sendable {
                     ]))
                 return
             }
-            var staged = StoreRow(line: line, latitude: store.latitude, longitude: store.longitude, firstEnd: ends.count)
+            let staged = StoreRow(line: line, latitude: store.latitude, longitude: store.longitude, firstEnd: ends.count)
             appendColumn(store.id)
             appendColumn(store.name)
             appendColumn(store.address)
@@ -79,13 +70,6 @@ struct RowBatch: Sendable {
             appendColumn(store.phone)
             AttributesJSON.append(store.attributes, to: &text)
             ends.append(text.count)
-            staged.content = text.withUnsafeBufferPointer { text in
-                ChangeHash.content(latitude: staged.latitude, longitude: staged.longitude) { index in
-                    // Empty is NULL, as the import binds it.
-                    let range = range(of: Column(rawValue: index)!, staged)
-                    return range.isEmpty ? nil : UnsafeBufferPointer(rebasing: text[range])
-                }
-            }
             rows.append(.store(staged))
         }
     }
