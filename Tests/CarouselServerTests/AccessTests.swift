@@ -102,17 +102,12 @@ import Testing
             #expect(query.status == 401)
         }
         // A used token shows when. Each token's use is recorded by its own
-        // background write, so both are waited for; the bound is wall-clock
-        // and generous, as the whole suite shares this 2-core machine's
-        // catalog writes (a CI run once saw the writer's land after the
-        // reader's had been checked).
+        // background write, so both are waited for (a CI run once saw the
+        // writer's land after the reader's had been checked).
         func unused() async throws -> [String] {
             try await fixture.catalog.tokens().filter { ["test-reader", "test-writer"].contains($0.name) && $0.lastUsed == nil }.map(\.name)
         }
-        let deadline = ContinuousClock.now + .seconds(30)
-        while try await !unused().isEmpty, ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(20))
-        }
+        try await eventually { try await unused().isEmpty }
         await #expect(try unused() == [])
     }
 

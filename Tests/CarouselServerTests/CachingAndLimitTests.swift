@@ -107,8 +107,7 @@ import Testing
             defer { close(fd) }
             let upgrade = Array(RawHTTP.upgrade("/lists/seoul/session", port: port).utf8)
             _ = upgrade.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) }
-            let deadline = ContinuousClock.now + .seconds(30)  // met at once when idle; generous for a loaded 2-core machine
-            while fixture.server.sessions.openCount < 1, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+            try await eventually { fixture.server.sessions.openCount >= 1 }
             #expect(fixture.server.sessions.openCount == 1)
             let refused = try await RawHTTP.exchange(port: port, RawHTTP.upgrade("/lists/seoul/session", port: port))
             #expect(refused.status == 503)

@@ -64,10 +64,7 @@ import Testing
             #expect(RawHTTP.parse(end.bytes).map { $0.status == 200 } != true, "a cut body was imported")
 
             // The folder goes (bounded wait: the handler ends after the close).
-            let deadline = ContinuousClock.now + .seconds(20)
-            while !Self.uploadFolders().isDisjoint(with: appeared), ContinuousClock.now < deadline {
-                try await Task.sleep(for: .milliseconds(20))
-            }
+            try await eventually { Self.uploadFolders().isDisjoint(with: appeared) }
             #expect(Self.uploadFolders().isDisjoint(with: appeared), "the stalled upload's folder was left")
             #expect(throws: CatalogError.listNotFound("stalled")) { try fixture.catalog.count(list: "stalled") }
 

@@ -46,8 +46,7 @@ import Testing
         var open = true
         defer { if open { close(fd) } }
         RawHTTP.send(fd, RawHTTP.upgrade("/lists/seoul/session", port: port))
-        let deadline = ContinuousClock.now + .seconds(30)  // met at once when idle; generous for a loaded 2-core machine
-        while fixture.server.sessions.openCount < 1, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        try await eventually { fixture.server.sessions.openCount >= 1 }
         #expect(fixture.server.sessions.openCount == 1)
 
         // What SIGTERM does.

@@ -88,10 +88,7 @@ import Testing
             let first = try await client.checked(.get, "/stores/near?lat=10&lng=10&limit=1", template: "/stores/near")
             #expect(first.array.first?["id"] as? String == "new-1")
             // That request started a build in the background.
-            let deadline = ContinuousClock.now + .seconds(20)
-            while try await !fixture.server.nearestAnswersAreInMemory(), ContinuousClock.now < deadline {
-                try await Task.sleep(for: .milliseconds(10))
-            }
+            try await eventually { try await fixture.server.nearestAnswersAreInMemory() }
             #expect(try await fixture.server.nearestAnswersAreInMemory())
             let again = try await client.checked(.get, "/stores/near?lat=10&lng=10&limit=1&list=new", template: "/stores/near")
             #expect(again.text == first.text)

@@ -44,16 +44,6 @@ import Testing
 
     static func bearer(_ token: String) -> HTTPFields { [.authorization: "Bearer \(token)"] }
 
-    /// Polls `condition` every 20 ms for up to 30 s.
-    static func eventually(_ condition: () async throws -> Bool) async throws -> Bool {
-        let deadline = ContinuousClock.now + .seconds(30)  // met at once when idle; generous for a loaded 2-core machine
-        while ContinuousClock.now < deadline {
-            if try await condition() { return true }
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        return try await condition()
-    }
-
     @Test func threeNodesAnswerAsSQLiteDoesAndFollowEachOthersCommits() async throws {
         try await PostgresCluster.with { cluster in
             try cluster.createDatabase("catalog")
@@ -97,7 +87,7 @@ import Testing
                 }
                 // Each node's nearest snapshot follows the catalog.
                 for node in nodes {
-                    #expect(try await Self.eventually { try await node.server.nearestAnswersAreInMemory() })
+                    #expect(try await eventually { try await node.server.nearestAnswersAreInMemory() })
                 }
 
                 // A replace through node b: node c's entity tag and answer move.
@@ -109,18 +99,18 @@ import Testing
                     headers: Self.bearer(token), body: replacement)
                 #expect(replaced.object["imported"] as? Int == 2)
                 #expect(
-                    try await Self.eventually {
+                    try await eventually {
                         try await c.execute(uri: "/lists/seoul/stores", method: .get) { $0.headers[.eTag] } != before
                     })
                 let now = try await c.checked(.get, "/lists/seoul/stores", template: "/lists/{name}/stores")
                 #expect((now.object["stores"] as? [[String: Any]])?.compactMap { $0["id"] as? String } == ["n1", "n2"])
                 // Node a's snapshot moves on to the new list too.
                 #expect(
-                    try await Self.eventually {
+                    try await eventually {
                         let near = try await a.checked(.get, "/stores/near?lat=37.5&lng=127.0&limit=1", template: "/stores/near")
                         return near.array.first?["id"] as? String == "n1"
                     })
-                #expect(try await Self.eventually { try await nodes[0].server.nearestAnswersAreInMemory() })
+                #expect(try await eventually { try await nodes[0].server.nearestAnswersAreInMemory() })
             }
         }
     }
@@ -345,7 +335,7 @@ import Testing
 
                 try cluster.startServer()
                 #expect(
-                    try await Self.eventually {
+                    try await eventually {
                         try await client.execute(uri: "/readyz", method: .get) { $0.status.code } == 200
                     })
                 let back = try await client.checked(.get, "/lists", template: "/lists")

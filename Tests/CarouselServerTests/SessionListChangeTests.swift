@@ -118,8 +118,7 @@ import Testing
             }
             #expect(closeFrame?.closeCode == .normalClosure)
             #expect(closeFrame?.reason == "list deleted")
-            let deadline = ContinuousClock.now + .seconds(30)  // met at once when idle; generous for a loaded 2-core machine
-            while fixture.server.sessions.openCount > 0, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+            try await eventually { fixture.server.sessions.openCount == 0 }
             #expect(fixture.server.sessions.openCount == 0)
         }
     }

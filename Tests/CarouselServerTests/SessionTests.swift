@@ -223,8 +223,7 @@ final class Received: Sendable {
                 for try await index in group { if let index { indices.append(index) } }
                 #expect(indices.sorted() == [0, 1, 2])
             }
-            let deadline = ContinuousClock.now + .seconds(30)  // met at once when idle; generous for a loaded 2-core machine
-            while fixture.server.sessions.openCount > 0, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+            try await eventually { fixture.server.sessions.openCount == 0 }
             #expect(fixture.server.sessions.openCount == 0)
         }
     }

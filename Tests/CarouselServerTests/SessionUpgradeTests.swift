@@ -110,8 +110,7 @@ import Testing
                 Self.expectJSONError(try #require(result.reply), status: 503, code: "too_many_sessions")
                 #expect(result.reply?.headers["retry-after"] != nil)
             }
-            let deadline = ContinuousClock.now + .seconds(30)  // met at once when idle; generous for a loaded 2-core machine
-            while fixture.server.sessions.openCount < cap, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+            try await eventually { fixture.server.sessions.openCount >= cap }
             #expect(fixture.server.sessions.openCount == cap)
             #expect(fixture.server.sessionSlots.held == cap)
         }
@@ -130,8 +129,7 @@ import Testing
             #expect(refused.reply?.status == 503)
             close(first.fd)
             // The server sees the close when it reads the socket: waited for, bounded.
-            let deadline = ContinuousClock.now + .seconds(30)  // met at once when idle; generous for a loaded 2-core machine
-            while fixture.server.sessionSlots.held > 0, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+            try await eventually { fixture.server.sessionSlots.held == 0 }
             #expect(fixture.server.sessionSlots.held == 0)
             let again = try await Self.upgrade(port: port)
             close(again.fd)
