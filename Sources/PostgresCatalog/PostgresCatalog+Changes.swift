@@ -117,14 +117,10 @@ enum PostgresChangeLog {
                 oldContents.append(row.9 ?? 0)
             }
             let ranks = RankAssignment.ranks(keeping: oldRanks, spacing: ChangeLog.spacing)
-            // A feed with no live store numbers its stores in id order (in
-            // list order past `ChangeLog.sortedFirstLimit` of them), as on
-            // SQLite (`ChangeLog.recordFirst`), so both give the same pages.
-            var order = Array(ids.indices)
-            if liveBefore == 0 && ids.count <= ChangeLog.sortedFirstLimit {
-                order.sort { ids[$0].utf8.lexicographicallyPrecedes(ids[$1].utf8) }
-            }
-            for index in order {
+            // In list order: a feed with no live store numbers its stores
+            // 1…n so, as SQLite's base does (`ChangeLog.Base`), so both
+            // engines give the same pages.
+            for index in ids.indices {
                 let old = oldRanks[index].map { (rank: $0, content: oldContents[index]) }
                 if old != nil { matched += 1 }
                 guard let seq = feed.upsert(rank: ranks[index], content: contents[index], old: old) else { continue }

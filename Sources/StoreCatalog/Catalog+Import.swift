@@ -36,8 +36,7 @@ extension Catalog {
     ) throws -> ImportReport {
         try options.check(list: name)
         let importer = ListImporter(
-            list: name, reader: reader, options: options, pipeline: pipeline, spatialMemoryLimit: spatialMemoryLimit,
-            changeLog: changeLogOptions)
+            list: name, reader: reader, options: options, pipeline: pipeline, spatialMemoryLimit: spatialMemoryLimit)
         let changeLog = changeLogOptions
         return try write { db in
             let (report, imported) = try importer.run(db)

@@ -48,6 +48,9 @@ extension Catalog {
     /// stores (found on the unique index on (list, id)), items; returns how
     /// many stores went. Touches no other list's rows.
     static func deleteRows(ofList list: Int64, _ db: Database) throws -> Int {
+        // A feed logging the list's stores by their places in it (its
+        // first version) writes them as rows before they go.
+        try ChangeLog.materializeBases(ofList: list, db)
         // One pass over the index (it is keyed by place, not by list): a few
         // milliseconds per 100,000 entries, and no per-row index to maintain.
         try db.execute(sql: "DELETE FROM spatial_index WHERE list = ?", arguments: [list])

@@ -36,9 +36,10 @@ struct ChangeLogTests {
         let stores = (0..<10).map { Self.store("s\($0)") }
         try Self.importList(catalog, "a", stores, replace: false)
         let (changes, page) = try Self.pages(catalog, "a", since: nil, limit: 3)
-        // Numbered in id order (both B-trees grow at their edge); the list's
-        // order is the ranks'.
-        #expect(changes.map(\.id) == stores.map(\.id).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) })
+        // Numbered in list order, ranked by place (the feed's base).
+        #expect(changes.map(\.id) == stores.map(\.id))
+        #expect(changes.map(\.sequence) == Array(1...10))
+        #expect(changes.map(\.rank) == (1...10).map { Int64($0) * ChangeLog.spacing })
         #expect(changes.allSatisfy { !$0.isTombstone })
         var replica = ModelReplica()
         replica.apply(changes)
@@ -51,41 +52,70 @@ struct ChangeLogTests {
     }
 
     @Test(
-        "a first import past the sorting limit is numbered in list order as it is written (PostgreSQL numbers it so too)",
+        "a first import is the feed's base, no row; written out as rows, its pages, cursors and checksum are the same",
         arguments: [false, true])
-    func importPastTheSortingLimit(retyped: Bool) throws {
+    func baseAndItsRows(inPlaceUpdate: Bool) throws {
         let catalog = try Catalog.inMemory()
-        // Ids in descending order, so id order and list order differ.
-        let count = ChangeLog.sortedFirstLimit + 1
-        var stores = (0..<count).map { Store(id: String(format: "s%07d", count - $0), name: "S", latitude: 1, longitude: 2) }
-        stores[count - 1].attributes = ["n": .string("1")]
-        // A column typed as numbers, then text in the last store: the
-        // import rewrites stores after their rows were written.
-        if retyped { stores[count - 2].attributes = ["n": .string("one")] }
-        var reader = ArrayRowReader(stores: stores)
-        reader.cellsAreText = true
-        try catalog.importList(named: "big", from: reader, options: ImportOptions())
-        let page = try catalog.changes(list: "big", since: nil, limit: 5)
-        #expect(page.changes.map(\.id) == stores.prefix(5).map(\.id))
-        #expect(page.changes.map(\.sequence) == [1, 2, 3, 4, 5])
-        let last = try catalog.read { db in
-            try String.fetchOne(db, sql: "SELECT id || ' ' || seq FROM feed_entries ORDER BY seq DESC LIMIT 1")
+        // Ids out of list order, a deleted list's tombstones before the
+        // base (one of an id the list holds again).
+        try Self.importList(catalog, "a", [Self.store("old1"), Self.store("s3")], replace: false)
+        try catalog.deleteList("a")
+        let stores = (0..<23).map { Self.store("s\(($0 * 7) % 23)") }
+        try Self.importList(catalog, "a", stores, replace: false)
+        let (feedRows, hasBase) = try catalog.read { db in
+            let feed = try #require(try ChangeLog.feed(named: "a", db))
+            return (
+                try Int.fetchOne(db, sql: "SELECT count(*) FROM feed_entries WHERE feed = ?", arguments: [feed.key])!,
+                try ChangeLog.base(of: feed.key, db) != nil
+            )
         }
-        #expect(last == "s0000001 \(count)")
-        // The rows written as the import went are those the log reads back.
-        let written = try Self.feedRows(catalog, "big")
-        try catalog.renameList("big", to: "read back")
-        let readBack = try Self.feedRows(catalog, "read back")
-        #expect(written.rows.count == count && written.rows == readBack.rows)
-        #expect(written.checksum == readBack.checksum && written.live == readBack.live)
+        #expect(hasBase && feedRows == 1)  // old1's tombstone; s3's went
+        if inPlaceUpdate {
+            // Upserts after the base hide their stores' base entries.
+            try catalog.write { db in
+                let first = try ChangeLog.storesInOrder(try catalog.listKey("a", db), db)
+                _ = try first.step()
+                var changed = ChangeLog.record(first)
+                first.reset()
+                changed.name = "In place"
+                try ChangeLog.recordContentChanges(name: "a", [changed], db, options: catalog.changeLogOptions)
+                try db.execute(sql: "UPDATE stores SET name = 'In place' WHERE id = ?", arguments: [changed.id])
+            }
+        }
+        func everyPage() throws -> [[StoreChange]] {
+            // From scratch, and from every cursor a page of 4 gives.
+            var cursors: [String?] = [nil]
+            var cursor: String?
+            repeat {
+                let page = try catalog.changes(list: "a", since: cursor, limit: 4)
+                cursor = page.next
+                cursors.append(cursor)
+                if page.upToDate { break }
+            } while true
+            return try cursors.map { try Self.pages(catalog, "a", since: $0, limit: 3).changes }
+        }
+        let fromBase = try everyPage()
+        let baseChecksum = try Self.pages(catalog, "a", since: nil).last.checksum
+        try catalog.write { db in try ChangeLog.materializeBase(of: try #require(try ChangeLog.feed(named: "a", db)).key, db) }
+        #expect(try everyPage() == fromBase)
+        #expect(try Self.pages(catalog, "a", since: nil).last.checksum == baseChecksum)
+        let rows = try Self.feedRows(catalog, "a")
+        #expect(rows.rows.count == 24 && rows.live == 23)
+        var replica = ModelReplica()
+        replica.apply(fromBase[0])
+        #expect(replica.ids == stores.map(\.id))
+        #expect(fromBase[0].contains { $0.store?.name == "In place" } == inPlaceUpdate)
     }
 
-    /// A feed's rows by id and its counters, to compare two feeds.
+    /// A feed's rows by id and its counters, to compare two feeds; its
+    /// base, if any, written out as rows first.
     static func feedRows(_ catalog: Catalog, _ name: String) throws -> (rows: [String], checksum: Int64, live: Int64) {
-        try catalog.read { db in
+        try catalog.write { db in
             let feed = try #require(try ChangeLog.feed(named: name, db))
+            try ChangeLog.materializeBase(of: feed.key, db)
             let rows = try String.fetchAll(
-                db, sql: "SELECT id || ' ' || rank || ' ' || content FROM feed_entries WHERE feed = ? ORDER BY id",
+                db,
+                sql: "SELECT id || ' ' || coalesce(rank, '-') || ' ' || content FROM feed_entries WHERE feed = ? ORDER BY id",
                 arguments: [feed.key])
             return (rows, feed.checksum, feed.live)
         }
@@ -139,7 +169,7 @@ struct ChangeLogTests {
     }
 
     @Test(
-        "a list read back in id order, held by its store keys, gives the rows that sorting its stores gives",
+        "a base written out in id order, its stores placed by key, gives the rows written out in list order",
         arguments: [false, true])
     func readBackInIdOrderOrSorted(spreadKeys: Bool) throws {
         let catalog = try Catalog.inMemory()
@@ -164,7 +194,7 @@ struct ChangeLogTests {
         #expect(readBack.checksum == imported.checksum && readBack.live == imported.live)
     }
 
-    @Test("a gathering stops past its limit, or at a store out of key order, and frees or deletes what it held")
+    @Test("a gathering stops past its limit (an order not the file's), or at a store out of key order, and frees what it held")
     func gatheringLimits() throws {
         let catalog = try Catalog.inMemory()
         try catalog.write { db throws in
@@ -173,27 +203,25 @@ struct ChangeLogTests {
             let rows = batch.rows.compactMap { row -> RowBatch.StoreRow? in
                 if case let .store(store) = row { return store } else { return nil }
             }
-            var limited = ChangeLog.ImportedStores(name: "a", now: 0, inFileOrder: true, feedIsEmpty: false, limit: 2)
-            var outOfOrder = ChangeLog.ImportedStores(name: "a", now: 0, inFileOrder: true, feedIsEmpty: false)
-            var writing = ChangeLog.ImportedStores(name: "a", now: 0, inFileOrder: true, feedIsEmpty: true, limit: 1)
-            try batch.withText { text in
+            var limited = ChangeLog.ImportedStores(inFileOrder: false, limit: 2)
+            var outOfOrder = ChangeLog.ImportedStores(inFileOrder: true)
+            var fileOrder = ChangeLog.ImportedStores(inFileOrder: true, limit: 2)
+            batch.withText { text in
                 for (offset, row) in rows.enumerated() {
-                    try limited.append(row, of: batch, text: text, key: 10 + Int64(offset), db)
-                    try writing.append(row, of: batch, text: text, key: 10 + Int64(offset), db)
+                    limited.append(row, of: batch, text: text, key: 10 + Int64(offset))
+                    fileOrder.append(row, of: batch, text: text, key: 10 + Int64(offset))
                 }
-                try outOfOrder.append(rows[0], of: batch, text: text, key: 10, db)
-                try outOfOrder.append(rows[1], of: batch, text: text, key: 12, db)
+                outOfOrder.append(rows[0], of: batch, text: text, key: 10)
+                outOfOrder.append(rows[1], of: batch, text: text, key: 12)
             }
             #expect(!limited.isWhole && limited.count == 0)
             #expect(!outOfOrder.isWhole && outOfOrder.count == 0)
-            #expect(try limited.ranked(inOrderOf: 1, db) == nil)
-            // Past its limit of 1 it made the feed and writes its rows; given
-            // up, it deletes them.
-            #expect(writing.isWhole && writing.count == 3)
-            try writing.abandon(db)
-            #expect(!writing.isWhole)
-            #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM feed_entries") == 0)
-            #expect(try ChangeLog.feed(named: "a", db) != nil)
+            #expect(try limited.checksum(inOrderOf: 1, count: 0, db) == nil)
+            // In file order only a sum is kept: no limit.
+            #expect(fileOrder.isWhole && fileOrder.count == 3)
+            #expect(try fileOrder.checksum(inOrderOf: 1, count: 2, db) == nil)  // not the list's items one for one
+            fileOrder.abandon()
+            #expect(!fileOrder.isWhole)
         }
     }
 
@@ -251,11 +279,10 @@ struct ChangeLogTests {
         // From the cursor after it: the two upserts; from scratch: the list.
         #expect(try Self.pages(catalog, "a", since: deleted).changes.map(\.id).sorted() == ["s2", "s4"])
         let scratch = try Self.pages(catalog, "a", since: nil)
-        #expect(scratch.changes.map(\.id) == ["s2", "s4"] && scratch.changes.allSatisfy { !$0.isTombstone })
+        #expect(scratch.changes.map(\.id) == ["s4", "s2"] && scratch.changes.allSatisfy { !$0.isTombstone })
         #expect(scratch.changes.sorted { $0.rank! < $1.rank! }.map(\.id) == ["s4", "s2"])
         // One log row an id: the tombstones of s2 became its upsert.
-        let rows = try catalog.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM feed_entries")! }
-        #expect(rows == 4)
+        #expect(try Self.feedRows(catalog, "a").rows.count == 4)
     }
 
     @Test("a malformed, altered, foreign or future cursor is refused, never skipped")
@@ -400,7 +427,38 @@ struct ChangeLogTests {
         #expect(throws: ReplicaPageError.self) { try device.applyReplicaPage(list: "a", source: "t", after: nil, page: page) }
     }
 
-    @Test("migration 0011 gives every existing list a feed: a download from scratch is the list, with its checksum")
+    @Test("migration 0012 keeps a schema-11 catalog's feeds, rows as they are: the same pages, and the next write a diff")
+    func migrationKeepsRowFeeds() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("v11.sqlite").path
+        var stores = (0..<30).map { Self.store("s\($0)") }
+        let before: [StoreChange]
+        let next: String
+        do {
+            let catalog = try Catalog(path: path)
+            try Self.importList(catalog, "a", stores)
+            try catalog.deleteList("a")
+            try Self.importList(catalog, "a", Array(stores.reversed()), replace: false)
+            // Back to schema 11: every feed as rows, no base columns.
+            _ = try Self.feedRows(catalog, "a")
+            (before, next) = try { let all = try Self.pages(catalog, "a", since: nil, limit: 7); return (all.changes, all.last.next) }()
+            try catalog.execute(
+                """
+                ALTER TABLE change_feeds DROP COLUMN base_list; ALTER TABLE change_feeds DROP COLUMN base_start;
+                ALTER TABLE change_feeds DROP COLUMN base_count; ALTER TABLE change_feeds DROP COLUMN base_at
+                """)
+            try catalog.database.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA user_version = 11") }
+        }
+        let catalog = try Catalog(path: path)
+        #expect(try Self.pages(catalog, "a", since: nil, limit: 7).changes == before)
+        #expect(before.count == 30 && before.map(\.sequence) == Array(61...90))
+        stores.reverse()
+        stores[4].name = "changed"
+        try Self.importList(catalog, "a", stores)
+        #expect(try Self.pages(catalog, "a", since: next).changes.map(\.id) == [stores[4].id])
+    }
+
+    @Test("migration 0012 gives every existing list of a schema-10 catalog a feed: a download from scratch is the list, with its checksum")
     func migrationStartsFeeds() throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("v10.sqlite").path

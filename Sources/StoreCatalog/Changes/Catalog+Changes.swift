@@ -70,21 +70,51 @@ extension ChangeLog {
         let listKey = try Int64.fetchOne(db, sql: "SELECT key FROM lists WHERE name = ?", arguments: [name])
         guard let feed = try feed(named: name, db) else { throw CatalogError.listNotFound(name) }
         let cursor = try start(name: name, since: since, feed: feed)
+        let wanted = limit + 1
+        guard let base = try base(of: feed.key, db) else {
+            let changes = try entryChanges(name: name, list: listKey, feed: feed.key, after: cursor, through: .max, limit: wanted, db)
+            return page(changes, limit: limit, after: cursor, feed: feed, exists: listKey != nil)
+        }
+        // In sequence order: the tombstones before the base, the base, the
+        // upserts after it (``Base``).
+        guard base.list == listKey else {
+            throw CatalogError.database("the change log of list '\(name)' has a base that is not the list")
+        }
+        var changes = try entryChanges(name: name, list: listKey, feed: feed.key, after: cursor, through: base.start, limit: wanted, db)
+        if changes.count < wanted, cursor.sequence < base.end {
+            changes += try baseChanges(
+                base, feed: feed.key, from: max(0, cursor.sequence - base.start), limit: wanted - changes.count, db)
+        }
+        if changes.count < wanted {
+            var after = cursor
+            after.sequence = max(cursor.sequence, base.end)
+            changes += try entryChanges(
+                name: name, list: listKey, feed: feed.key, after: after, through: .max, limit: wanted - changes.count, db)
+        }
+        return page(changes, limit: limit, after: cursor, feed: feed, exists: listKey != nil)
+    }
+
+    /// The log's rows after `cursor` through sequence number `last`, at
+    /// most `limit`, in sequence order, each upsert with its store.
+    private static func entryChanges(
+        name: String, list: Int64?, feed: Int64, after cursor: ChangeCursor, through last: Int64, limit: Int, _ db: Database
+    ) throws -> [StoreChange] {
         let statement = try RawStatement.cached(
             """
             SELECT e.seq, e.id, e.rank, s.name, s.latitude, s.longitude, s.address, s.category, s.phone, s.attributes,
                    s.key IS NOT NULL
             FROM feed_entries AS e
             LEFT JOIN stores AS s ON e.rank IS NOT NULL AND s.list = ? AND s.id = e.id
-            WHERE e.feed = ? AND e.seq > ? AND (e.rank IS NOT NULL OR e.seq > ?)
+            WHERE e.feed = ? AND e.seq > ? AND e.seq <= ? AND (e.rank IS NOT NULL OR e.seq > ?)
             ORDER BY e.seq LIMIT ?
             """, in: db)
         defer { statement.reset() }
-        statement.bind(listKey ?? -1, at: 1)
-        statement.bind(feed.key, at: 2)
+        statement.bind(list ?? -1, at: 1)
+        statement.bind(feed, at: 2)
         statement.bind(cursor.sequence, at: 3)
-        statement.bind(cursor.skipThrough, at: 4)
-        statement.bind(Int64(limit) + 1, at: 5)
+        statement.bind(last, at: 4)
+        statement.bind(cursor.skipThrough, at: 5)
+        statement.bind(Int64(limit), at: 6)
         var changes: [StoreChange] = []
         while try statement.step() {
             let sequence = statement.int64(0), id = statement.text(1) ?? ""
@@ -99,7 +129,7 @@ extension ChangeLog {
                 attributes: statement.text(9))
             changes.append(StoreChange(sequence: sequence, id: id, rank: statement.int64(2), store: record))
         }
-        return page(changes, limit: limit, after: cursor, feed: feed, exists: listKey != nil)
+        return changes
     }
 
     /// A log row names a store its list does not hold: a damaged catalog.
@@ -137,12 +167,15 @@ extension ChangeLog {
             checksum: ChangeHash.hex(feed.checksum), exists: exists)
     }
 
-    /// Migration 0011's second half: a feed for every existing list, its
-    /// stores numbered 1…n in list order. A download without a cursor
-    /// then gives each list whole, and no cursor of before the change log
-    /// exists to be misread.
+    /// Migration 0012's second half: a feed for every existing list that
+    /// has none (a catalog from before migration 0011), its stores
+    /// numbered 1…n in list order. A download without a cursor then gives
+    /// each list whole, and no cursor of before the change log exists to
+    /// be misread. (0011's feeds were started there, as rows.)
     @Sendable static func startFeeds(_ db: Database) throws {
-        for row in try Row.fetchAll(db, sql: "SELECT key, name FROM lists ORDER BY key") {
+        for row in try Row.fetchAll(
+            db, sql: "SELECT key, name FROM lists WHERE name NOT IN (SELECT name FROM change_feeds) ORDER BY key")
+        {
             try record(name: row[1], list: row[0], db, options: ChangeLogOptions())
         }
     }

@@ -89,6 +89,8 @@ package enum ChangeLog {
     ) throws {
         let now = stamp(options)
         guard var feed = try feed(named: name, db) ?? (list == nil ? nil : makeFeed(named: name, db)) else { return }
+        // A diff reads the feed's rows: a first version's become rows now.
+        try materializeBase(of: feed.key, db)
         if let list, feed.live == 0 {
             try recordFirst(list: list, feed: &feed, at: now, imported: imported, db)
         } else {
@@ -117,7 +119,7 @@ package enum ChangeLog {
 
     /// The statement reading a list's stores in carousel order, with
     /// their content's columns.
-    private static func storesInOrder(_ list: Int64, _ db: Database) throws -> RawStatement {
+    static func storesInOrder(_ list: Int64, _ db: Database) throws -> RawStatement {
         let statement = try RawStatement.cached(
             """
             SELECT s.id, s.name, s.latitude, s.longitude, s.address, s.category, s.phone, s.attributes
@@ -136,210 +138,74 @@ package enum ChangeLog {
     }
 
     /// A feed with no live store: every store is an upsert, ranked afresh
-    /// (a first import; tombstones of the same ids become upserts again).
+    /// (a first import; tombstones of the same ids become upserts again),
+    /// numbered in list order and recorded as the feed's base (``Base``):
+    /// one row of `change_feeds`, not a row per store.
     ///
-    /// The rows are written in id order, their sequence numbers given in
-    /// that order: both of the table's B-trees then grow at their right
-    /// edge, whatever order the file had its ids in (in list order, a list
-    /// of shuffled ids costs `sqlite3` alone 632 ms for the 234,908
-    /// places' rows, against 130–150 in id order). A list of more than
-    /// ``sortedFirstLimit`` stores is written in list order instead, so
-    /// that memory stays bounded; PostgreSQL's log numbers the same way,
-    /// so both engines give the same pages.
-    ///
-    /// The feed's rows of the list's ids (tombstones: no store is live)
-    /// go first, so every row is a plain insert, a hundred to a statement
-    /// (``BatchInsert``). One upsert a row, `INSERT … ON CONFLICT DO
-    /// UPDATE`, was 21 % of the CPU samples of the 234,908 places' import,
-    /// more than writing the stores themselves (`perf record --call-graph
-    /// dwarf` of `carousel import`; BENCHMARKS.md, delta sync).
-    ///
-    /// The entries come from `imported` when it is whole (the import
+    /// The checksum comes from `imported` when it is whole (the import
     /// hashed the stores as it wrote them); otherwise the stores are read
     /// back in list order and hashed here.
     private static func recordFirst(
         list: Int64, feed: inout Feed, at now: Int64, imported: ImportedStores?, _ db: Database
     ) throws {
-        // Written by the import as it went (a list past the sorting limit).
-        if let imported, try imported.finishWriting(list: list, into: &feed, db) { return }
         try db.execute(
             sql: """
                 DELETE FROM feed_entries
                 WHERE feed = ? AND EXISTS (SELECT 1 FROM stores AS s WHERE s.list = ? AND s.id = feed_entries.id)
                 """, arguments: [feed.key, list])
-        var rows = try FirstRows(feed: feed, at: now, db)
-        var pending: [PendingEntry]
-        if let gathered = try imported?.ranked(inOrderOf: list, db) {
-            pending = gathered
-        } else if try writeInIdOrder(list: list, into: &rows, db) {
-            try rows.finish(into: &feed)
-            return
+        let count = try Int64.fetchOne(db, sql: "SELECT count(*) FROM list_items WHERE list = ?", arguments: [list]) ?? 0
+        guard count > 0 else { return }
+        var checksum: Int64
+        if let gathered = try imported?.checksum(inOrderOf: list, count: count, db) {
+            checksum = gathered
         } else {
-            let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM list_items WHERE list = ?", arguments: [list]) ?? 0
-            let sorts = count <= sortedFirstLimit
-            // Sized once: grown by doubling, the array's last copy held both
-            // buffers (19 MB for the 234,908 places' 11 MB of entries).
-            pending = []
-            if sorts { pending.reserveCapacity(count) }
+            checksum = 0
             let statement = try storesInOrder(list, db)
             defer { statement.reset() }
-            var rank: Int64 = 0
+            var position: Int64 = 0
             while try statement.step() {
-                // Hashed from SQLite's bytes; only the id becomes a String.
-                rank += spacing
-                let entry = PendingEntry(id: statement.text(0) ?? "", rank: rank, content: ChangeHash.content(statement))
-                if sorts { pending.append(entry) } else { try rows.write(entry) }
+                // Hashed from SQLite's bytes: no String a column.
+                checksum &+= ChangeHash.item(content: ChangeHash.content(statement), rank: Base.rank(position: position))
+                position += 1
             }
         }
-        // SQLite's BINARY collation: the bytes of the UTF-8, compared by
-        // their first 16 bytes as two integers first (80 ms of sorting the
-        // 234,908 places' ids through `UTF8View` alone became ~15).
-        //
-        // Sorted as indices: the stdlib's sort, a merge sort, takes a
-        // scratch buffer of half its elements, 5.6 MB of these 48-byte
-        // entries for the 234,908 places against 0.5 MB of indices (at
-        // most `sortedFirstLimit` entries: they fit in 32 bits).
-        var order = [UInt32](0..<UInt32(pending.count))
-        pending.withUnsafeBufferPointer { entries in
-            order.sort { PendingEntry.precedes(entries[Int($0)], entries[Int($1)]) }
-        }
-        for index in order { try rows.write(pending[Int(index)]) }
-        try rows.finish(into: &feed)
+        try setBase(Base(list: list, start: feed.head, count: count, at: now), of: feed.key, db)
+        feed.head += count
+        feed.live += count
+        feed.checksum &+= checksum
     }
 
-    /// The rows of list `list`'s stores read back in id order, each ranked
-    /// by its place in the list, written as they are read: no entry is
-    /// held. False, having written nothing, when the list is longer than
-    /// ``sortedFirstLimit`` (its rows go in list order) or its store keys
-    /// spread over more than four times its length (then the entries are
-    /// held and sorted).
-    ///
-    /// Why: holding the entries to sort them was 48 bytes a store, 11 MB
-    /// for the 234,908 places, which set the peak of `carousel sync`'s
-    /// client as it wrote the list it had downloaded (anonymous memory
-    /// 16 → 27 MiB in its last 200 ms). Here the stores come in id order
-    /// from their `UNIQUE (list, id)` index, in SQLite's BINARY collation
-    /// as the sort orders them, and a store's place is found by its key
-    /// in an array of 4 bytes a key.
-    private static func writeInIdOrder(list: Int64, into rows: inout FirstRows, _ db: Database) throws -> Bool {
-        guard
-            let span = try Row.fetchOne(
-                db, sql: "SELECT min(store), max(store), count(*) FROM list_items WHERE list = ?", arguments: [list]),
-            let lowest = span[0] as Int64?, let highest = span[1] as Int64?
-        else { return true }  // no items: no rows
-        let count: Int64 = span[2]
-        let width = highest - lowest + 1
-        // Past the sorting limit the rows go in list order (`recordFirst`).
-        guard count <= sortedFirstLimit, width <= 4 * count + 1_024 else { return false }
-        var positions = [UInt32](repeating: .max, count: Int(width))
-        let items = try RawStatement.cached("SELECT position, store FROM list_items WHERE list = ?", in: db)
-        defer { items.reset() }
-        items.bind(list, at: 1)
-        while try items.step() {
-            let position = items.int64(0)
-            guard (0..<count).contains(position) else { throw CatalogError.database("list \(list) has an item at \(position)") }
-            positions[Int(items.int64(1) - lowest)] = UInt32(position)
-        }
-        let stores = try RawStatement.cached(
-            """
-            SELECT id, name, latitude, longitude, address, category, phone, attributes, key
-            FROM stores WHERE list = ? ORDER BY id
-            """, in: db)
-        defer { stores.reset() }
-        stores.bind(list, at: 1)
-        var written: Int64 = 0
-        while try stores.step() {
-            let offset = stores.int64(8) - lowest
-            guard (0..<width).contains(offset), positions[Int(offset)] != .max else {
-                throw CatalogError.database("list \(list) holds a store that is not among its items")
-            }
-            let rank = (Int64(positions[Int(offset)]) + 1) * spacing
-            try rows.write(PendingEntry(id: stores.text(0) ?? "", rank: rank, content: ChangeHash.content(stores)))
-            written += 1
-        }
-        guard written == count else { throw CatalogError.database("list \(list) has \(count) items for \(written) stores") }
-        return true
-    }
-
-    /// A first import's log rows: plain inserts, a hundred to a statement,
-    /// numbered on from the feed's head in the order they are written, and
-    /// what they add to the feed's counters.
-    struct FirstRows {
-        private var rows: BatchInsert<(entry: PendingEntry, seq: Int64)>
-        private var head: Int64
-        private var checksum: Int64 = 0
+    /// Log rows written as plain inserts, a hundred to a statement (a
+    /// base's rows, ``materializeBase(of:_:)``). One upsert a row, `INSERT
+    /// … ON CONFLICT DO UPDATE`, was 21 % of the CPU samples of the
+    /// 234,908 places' import when a first import wrote its rows so
+    /// (`perf record --call-graph dwarf` of `carousel import`).
+    struct EntryRows {
+        private var rows: BatchInsert<(id: String, seq: Int64, rank: Int64, content: Int64)>
         private(set) var count: Int64 = 0
 
-        init(feed: Feed, at now: Int64, _ db: Database) throws {
-            let key = feed.key
-            head = feed.head
+        init(feed: Int64, at now: Int64, _ db: Database) throws {
             rows = try BatchInsert(db, into: "feed_entries", columns: ["feed", "id", "seq", "rank", "content", "at"]) {
                 row, statement, first in
-                statement.bind(key, at: first)
-                statement.bind(row.entry.id, at: first + 1)
+                statement.bind(feed, at: first)
+                statement.bind(row.id, at: first + 1)
                 statement.bind(row.seq, at: first + 2)
-                statement.bind(row.entry.rank, at: first + 3)
-                statement.bind(row.entry.content, at: first + 4)
+                statement.bind(row.rank, at: first + 3)
+                statement.bind(row.content, at: first + 4)
                 statement.bind(now, at: first + 5)
             }
         }
 
-        mutating func write(_ entry: PendingEntry) throws {
-            head += 1
-            checksum &+= ChangeHash.item(content: entry.content, rank: entry.rank)
+        mutating func write(id: String, seq: Int64, rank: Int64, content: Int64) throws {
             count += 1
-            try rows.append((entry, head))
+            try rows.append((id, seq, rank, content))
         }
 
-        /// Writes what is pending and counts the rows in `feed`.
-        mutating func finish(into feed: inout Feed) throws {
+        /// Writes what is pending.
+        mutating func finish() throws {
             try rows.finish()
-            feed.head = head
-            feed.checksum &+= checksum
-            feed.live += count
         }
     }
-
-    /// A first import's log row waiting to be written in id order, with
-    /// its id's first 16 UTF-8 bytes as two big-endian integers (zero
-    /// padded): where those differ they order the ids as the bytes do.
-    struct PendingEntry {
-        var id: String
-        var rank: Int64
-        var content: Int64
-        var prefix0: UInt64 = 0
-        var prefix1: UInt64 = 0
-
-        init(id: String, rank: Int64, content: Int64) {
-            self.id = id
-            self.rank = rank
-            self.content = content
-            var index = 0
-            for byte in id.utf8 {
-                if index < 8 {
-                    prefix0 |= UInt64(byte) << (56 - 8 * UInt64(index))
-                } else if index < 16 {
-                    prefix1 |= UInt64(byte) << (56 - 8 * UInt64(index - 8))
-                } else {
-                    break
-                }
-                index += 1
-            }
-        }
-
-        static func precedes(_ a: PendingEntry, _ b: PendingEntry) -> Bool {
-            if a.prefix0 != b.prefix0 { return a.prefix0 < b.prefix0 }
-            if a.prefix1 != b.prefix1 { return a.prefix1 < b.prefix1 }
-            return a.id.utf8.lexicographicallyPrecedes(b.id.utf8)
-        }
-    }
-
-    /// The most stores a first import numbers in id order, sorting their
-    /// ids in memory (48 bytes each, `PendingEntry`): 16 MiB of them. The
-    /// 10⁷-store import is bounded by 64 MiB and peaks at 43 MiB without
-    /// its log (BENCHMARKS.md, scale); a limit of 10⁶ took it to 92 MiB.
-    /// PostgreSQL's log uses the same limit.
-    package static let sortedFirstLimit = (16 << 20) / MemoryLayout<PendingEntry>.stride
 
     /// A feed with live stores: the new list diffed against them by id
     /// and content. The stores that keep their rank are a longest
@@ -396,24 +262,38 @@ package enum ChangeLog {
 
     /// Records new contents of stores that stay where they are (a
     /// replica's update in place): each an upsert at its own rank, when
-    /// its content changed.
+    /// its content changed. Called before the stores' rows are updated:
+    /// a store the feed's base holds (``Base``) has its old content there,
+    /// and keeps the base (the upsert hides the store's base entry).
     static func recordContentChanges(name: String, _ records: [StoreRecord], _ db: Database, options: ChangeLogOptions) throws {
         let now = stamp(options)
         guard var feed = try feed(named: name, db) else { return }
         let writer = try EntryWriter(feed: feed.key, at: now, db)
+        let lookup = try RawStatement.cached(
+            "SELECT rank, content FROM feed_entries WHERE feed = ? AND id = ? AND rank IS NOT NULL", in: db)
+        defer { lookup.reset() }
+        var logged: [String: (rank: Int64, content: Int64)] = [:]
         for record in records {
-            guard
-                let row = try Row.fetchOne(
-                    db, sql: "SELECT rank, content FROM feed_entries WHERE feed = ? AND id = ? AND rank IS NOT NULL",
-                    arguments: [feed.key, record.id])
-            else { throw CatalogError.database("the change log of list '\(name)' does not hold store '\(record.id)'") }
-            let rank: Int64 = row[0], old: Int64 = row[1]
+            lookup.reset()
+            lookup.bind(feed.key, at: 1)
+            lookup.bind(record.id, at: 2)
+            if try lookup.step() { logged[record.id] = (lookup.int64(0), lookup.int64(1)) }
+        }
+        if let base = try base(of: feed.key, db) {
+            let unlogged = Set(records.map(\.id)).subtracting(logged.keys)
+            logged.merge(try baseEntries(base, ids: unlogged, db)) { row, _ in row }
+        }
+        for record in records {
+            guard let (rank, old) = logged[record.id] else {
+                throw CatalogError.database("the change log of list '\(name)' does not hold store '\(record.id)'")
+            }
             let content = ChangeHash.content(record)
             guard content != old else { continue }
             feed.head += 1
             try writer.upsert(id: record.id, seq: feed.head, rank: rank, content: content)
             feed.checksum &-= ChangeHash.item(content: old, rank: rank)
             feed.checksum &+= ChangeHash.item(content: content, rank: rank)
+            logged[record.id] = (rank, content)
         }
         try db.execute(
             sql: "UPDATE change_feeds SET head = ?, checksum = ? WHERE key = ?", arguments: [feed.head, feed.checksum, feed.key])

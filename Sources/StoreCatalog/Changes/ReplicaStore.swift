@@ -229,12 +229,19 @@ extension Catalog {
                 WHERE d.list = ?
                 """, arguments: [key, list])
         var records: [StoreRecord] = []
-        var tilesMoved = false
         for row in rows {
-            guard let store: Int64 = row[0] else { return false }  // not in the local list: write it whole
-            let record = StoreRecord(
-                id: row[3], name: row[4], latitude: row[5], longitude: row[6], address: row[7], category: row[8], phone: row[9],
-                attributes: row[10])
+            guard (row[0] as Int64?) != nil else { return false }  // not in the local list: write it whole
+            records.append(
+                StoreRecord(
+                    id: row[3], name: row[4], latitude: row[5], longitude: row[6], address: row[7], category: row[8],
+                    phone: row[9], attributes: row[10]))
+        }
+        // Logged first: the log's base, if any, holds their old contents
+        // on the rows about to change.
+        try ChangeLog.recordContentChanges(name: list, records, db, options: changeLog)
+        var tilesMoved = false
+        for (row, record) in zip(rows, records) {
+            let store: Int64 = row[0]
             let oldLatitude: Double = row[1], oldLongitude: Double = row[2]
             try db.execute(
                 sql: """
@@ -254,7 +261,6 @@ extension Catalog {
                     sql: "INSERT INTO spatial_index (band, longitude, latitude, store, list) VALUES (?, ?, ?, ?, ?)",
                     arguments: [SpatialIndex.band(latitude: record.latitude), record.longitude, record.latitude, store, key])
             }
-            records.append(record)
         }
         if tilesMoved { try SpatialTiles.rebuild(list: key, db) }
         // A new version, as the lists triggers give one (migration 0008):
@@ -263,7 +269,6 @@ extension Catalog {
         try db.execute(
             sql: "UPDATE lists SET version = (SELECT value FROM counters WHERE name = 'list_version') WHERE key = ?",
             arguments: [key])
-        try ChangeLog.recordContentChanges(name: list, records, db, options: changeLog)
         return true
     }
 

@@ -35,7 +35,8 @@ package struct Migration: Sendable {
         Migration(fileName: "0008_list_versions.sql", bytes: PackageResources._008_list_versions_sql),
         Migration(fileName: "0009_typed_attributes.sql", bytes: PackageResources._009_typed_attributes_sql),
         Migration(fileName: "0010_tile_trees.sql", bytes: PackageResources._010_tile_trees_sql, then: SpatialTiles.rebuildAll),
-        Migration(fileName: "0011_change_log.sql", bytes: PackageResources._011_change_log_sql, then: ChangeLog.startFeeds),
+        Migration(fileName: "0011_change_log.sql", bytes: PackageResources._011_change_log_sql),
+        Migration(fileName: "0012_feed_bases.sql", bytes: PackageResources._012_feed_bases_sql, then: ChangeLog.startFeeds),
     ]
 
     /// The schema version this binary writes.

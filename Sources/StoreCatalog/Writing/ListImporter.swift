@@ -10,8 +10,6 @@ struct ListImporter<Reader: StoreRowReader> {
     let options: ImportOptions
     var pipeline = RowPipeline.Shape.standard
     var spatialMemoryLimit = SpatialIndexWriter.memoryLimit
-    /// The clock the change log stamps the rows it is given with.
-    var changeLog = ChangeLogOptions()
 
     /// Imports the rows; returns the report and, when the list's change
     /// log will record this import as a first one, its stores gathered for
@@ -35,7 +33,7 @@ struct ListImporter<Reader: StoreRowReader> {
         var stores = try StoreWriter(list: listKey, db)
         var items = try ListItemWriter(list: listKey, order: options.order, db)
         var entries = SpatialIndexWriter(list: listKey, limit: spatialMemoryLimit, db)
-        var imported = try ChangeLog.ImportedStores.forImport(name: list, order: options.order, options: changeLog, db)
+        var imported = try ChangeLog.ImportedStores.forImport(name: list, order: options.order, db)
         var issues = IssueLog(limit: options.issueLimit)
         var rejected = 0
 
@@ -68,7 +66,7 @@ struct ListImporter<Reader: StoreRowReader> {
                         let coordinate = Coordinate(latitude: store.latitude, longitude: store.longitude)
                         try items.append(store: key, coordinate: coordinate)
                         try entries.append(store: key, latitude: store.latitude, longitude: store.longitude)
-                        try imported?.append(store, of: batch, text: text, key: key, db)
+                        imported?.append(store, of: batch, text: text, key: key)
                     }
                 }
             }
@@ -95,7 +93,7 @@ struct ListImporter<Reader: StoreRowReader> {
             throw CatalogError.invalidArgument("no attribute column '\(unseen)' in the file to give a type")
         }
         // Rewritten stores are not as the log gathered them.
-        if try columns.fixColumns(list: listKey, db) { try imported?.abandon(db) }
+        if try columns.fixColumns(list: listKey, db) { imported?.abandon() }
         try items.finish()
         try entries.finish()
         var report = ImportReport(list: list, imported: entries.count, rejected: rejected, log: issues, stoppedEarly: false)
