@@ -441,7 +441,8 @@ struct ChangeLogTests {
             try Self.importList(catalog, "a", Array(stores.reversed()), replace: false)
             // Back to schema 11: every feed as rows, no base columns.
             _ = try Self.feedRows(catalog, "a")
-            (before, next) = try { let all = try Self.pages(catalog, "a", since: nil, limit: 7); return (all.changes, all.last.next) }()
+            let all = try Self.pages(catalog, "a", since: nil, limit: 7)
+            (before, next) = (all.changes, all.last.next)
             try catalog.execute(
                 """
                 ALTER TABLE change_feeds DROP COLUMN base_list; ALTER TABLE change_feeds DROP COLUMN base_start;
