@@ -75,10 +75,10 @@ extension ChangeLog {
     /// for the stores an upsert since hides, and clears it. The feed's
     /// counters do not change: they counted the base when it was recorded.
     ///
-    /// The rows go in id order when the list's store keys allow it (both
-    /// B-trees of `feed_entries` then grow at their right edge for the
-    /// rows keyed by id; ``writeInIdOrder(_:skipping:into:_:)``), in list
-    /// order otherwise.
+    /// The rows go in id order when the list's store keys allow it
+    /// (``writeInIdOrder(_:skipping:into:_:)``): the table, keyed by id,
+    /// then grows at its right edge, and only its small index by sequence
+    /// number takes them out of order. In list order otherwise.
     static func materializeBase(of feed: Int64, _ db: Database) throws {
         guard let base = try base(of: feed, db) else { return }
         let hidden = try Set(
