@@ -3,7 +3,8 @@ import GRDB
 /// The change log's writes and reads, inside the caller's transaction:
 /// every write that changes a list calls `record(name:list:_:options:imported:)` in
 /// its own transaction, so a change is in the log exactly when the write
-/// committed (migration 0011 describes the tables).
+/// committed (migration 0011 describes the tables, 0012 a feed's base:
+/// a list's first version logged as one row, ``Base``).
 package enum ChangeLog {
     /// The gap between two consecutive ranks given afresh: 2^20, so that
     /// about 20 insertions at one place fit before the ranks around it
