@@ -169,29 +169,48 @@ struct ChangeLogTests {
     }
 
     @Test(
-        "a base written out in id order, its stores placed by key, gives the rows written out in list order",
-        arguments: [false, true])
-    func readBackInIdOrderOrSorted(spreadKeys: Bool) throws {
-        let catalog = try Catalog.inMemory()
+        "a base is written out as the same rows by consecutive or spread store keys, or in list order; a replace diffs alike",
+        arguments: ["consecutive keys", "spread keys", "list order"])
+    func baseRowsHoweverWritten(_ way: String) throws {
         // Ids out of list order, and keys given in list order.
-        let stores = (0..<300).map { index in
+        var stores = (0..<300).map { index in
             Store(id: "s\((index * 7919) % 300)", name: "Store \(index)", latitude: Double(index % 90), longitude: 1)
         }
-        try catalog.importList(named: "a", from: ArrayRowReader(stores: stores))
-        let imported = try Self.feedRows(catalog, "a")
-        if spreadKeys {
-            // Keys 5,000 apart: too spread to be held by key, so the
-            // entries are held and sorted.
-            try catalog.write { db in
-                try db.execute(sql: "UPDATE stores SET key = key * 5000 + 1")
-                try db.execute(sql: "UPDATE list_items SET store = store * 5000 + 1")
+        func catalog(spread: Bool) throws -> Catalog {
+            let catalog = try Catalog.inMemory()
+            try catalog.importList(named: "a", from: ArrayRowReader(stores: stores))
+            if spread {
+                // Keys 5,000 apart: too spread for an array slot a key.
+                try catalog.write { db in
+                    try db.execute(sql: "UPDATE stores SET key = key * 5000 + 1")
+                    try db.execute(sql: "UPDATE list_items SET store = store * 5000 + 1")
+                }
             }
+            return catalog
         }
-        try catalog.renameList("a", to: "b")
-        let readBack = try Self.feedRows(catalog, "b")
-        #expect(readBack.rows.count == 300)
-        #expect(readBack.rows == imported.rows)
-        #expect(readBack.checksum == imported.checksum && readBack.live == imported.live)
+        let reference = try catalog(spread: false)
+        let expected = try Self.feedRows(reference, "a")
+        let other = try catalog(spread: way == "spread keys")
+        try other.write { db in
+            let feed = try #require(try ChangeLog.feed(named: "a", db))
+            try ChangeLog.materializeBase(of: feed.key, db, idOrderLimit: way == "list order" ? 0 : ChangeLog.idOrderLimit)
+        }
+        let written = try Self.feedRows(other, "a")
+        #expect(written.rows.count == 300)
+        #expect(written.rows == expected.rows)
+        #expect(written.checksum == expected.checksum && written.live == expected.live)
+        // A replace: the same changes from each, read side by side by id.
+        let cursors = try [reference, other].map { try Self.pages($0, "a", since: nil).last.next }
+        stores[7].name = "Renamed"
+        stores.remove(at: 20)
+        stores.insert(Store(id: "new", name: "New", latitude: 1, longitude: 1), at: 3)
+        stores.swapAt(100, 200)
+        for catalog in [reference, other] { try Self.importList(catalog, "a", stores) }
+        let changes = try zip([reference, other], cursors).map { try Self.pages($0, "a", since: $1).changes }
+        #expect(changes[0].count == 5 && changes[1] == changes[0])
+        var replica = ModelReplica()
+        replica.apply(try Self.pages(other, "a", since: nil).changes)
+        #expect(replica.ids == stores.map(\.id))
     }
 
     @Test("a gathering stops past its limit (an order not the file's), or at a store out of key order, and frees what it held")

@@ -75,17 +75,19 @@ extension ChangeLog {
     /// for the stores an upsert since hides, and clears it. The feed's
     /// counters do not change: they counted the base when it was recorded.
     ///
-    /// The rows go in id order when the list's store keys allow it
+    /// The rows go in id order up to `idOrderLimit` stores
     /// (``writeInIdOrder(_:skipping:into:_:)``): the table, keyed by id,
     /// then grows at its right edge, and only its small index by sequence
-    /// number takes them out of order. In list order otherwise.
-    static func materializeBase(of feed: Int64, _ db: Database) throws {
+    /// number takes them out of order. In list order past it.
+    static func materializeBase(of feed: Int64, _ db: Database, idOrderLimit: Int = Self.idOrderLimit) throws {
         guard let base = try base(of: feed, db) else { return }
         let hidden = try Set(
             String.fetchAll(
                 db, sql: "SELECT id FROM feed_entries WHERE feed = ? AND seq > ?", arguments: [feed, base.end]))
         var rows = try EntryRows(feed: feed, at: base.at, db)
-        if try !writeInIdOrder(base, skipping: hidden, into: &rows, db) {
+        if base.count <= idOrderLimit {
+            try writeInIdOrder(base, skipping: hidden, into: &rows, db)
+        } else {
             let statement = try storesInOrder(base.list, db)
             defer { statement.reset() }
             var position: Int64 = 0
@@ -107,61 +109,28 @@ extension ChangeLog {
     }
 
     /// The rows of base `base`'s stores read in id order and written as
-    /// they are read, each numbered and ranked by its place in the list:
-    /// no entry is held. False, having written nothing, when the list is
-    /// longer than ``idOrderLimit`` or its store keys spread over more
-    /// than four times its length (then the rows go in list order).
-    ///
-    /// The stores come in id order from their `UNIQUE (list, id)` index
-    /// (SQLite's BINARY collation, the table's key order), and a store's
-    /// place is found by its key in an array of 4 bytes a key.
+    /// they are read, each numbered and ranked by its place in the list
+    /// (``StorePlaces``): no entry is held.
     private static func writeInIdOrder(
         _ base: Base, skipping hidden: Set<String>, into rows: inout EntryRows, _ db: Database
-    ) throws -> Bool {
-        guard
-            let span = try Row.fetchOne(
-                db, sql: "SELECT min(store), max(store), count(*) FROM list_items WHERE list = ?", arguments: [base.list]),
-            let lowest = span[0] as Int64?, let highest = span[1] as Int64?
-        else { return true }  // no items: no rows
-        let count: Int64 = span[2]
-        let width = highest - lowest + 1
-        guard count <= idOrderLimit, width <= 4 * count + 1_024 else { return false }
-        var positions = [UInt32](repeating: .max, count: Int(width))
-        let items = try RawStatement.cached("SELECT position, store FROM list_items WHERE list = ?", in: db)
-        defer { items.reset() }
-        items.bind(base.list, at: 1)
-        while try items.step() {
-            let position = items.int64(0)
-            guard (0..<count).contains(position) else {
-                throw CatalogError.database("list \(base.list) has an item at \(position)")
-            }
-            positions[Int(items.int64(1) - lowest)] = UInt32(position)
-        }
-        let stores = try RawStatement.cached(
-            """
-            SELECT id, name, latitude, longitude, address, category, phone, attributes, key
-            FROM stores WHERE list = ? ORDER BY id
-            """, in: db)
+    ) throws {
+        let places = try StorePlaces(list: base.list, db)
+        let stores = try storesById(base.list, db)
         defer { stores.reset() }
-        stores.bind(base.list, at: 1)
         while try stores.step() {
-            let offset = stores.int64(8) - lowest
-            guard (0..<width).contains(offset), positions[Int(offset)] != .max else {
-                throw CatalogError.database("list \(base.list) holds a store that is not among its items")
-            }
+            let position = Int64(try places.position(ofStore: stores.int64(8)))
             let id = stores.text(0) ?? ""
             guard !hidden.contains(id) else { continue }
-            let position = Int64(positions[Int(offset)])
             try rows.write(
                 id: id, seq: base.sequence(position: position), rank: Base.rank(position: position),
                 content: ChangeHash.content(stores))
         }
-        return true
     }
 
     /// The most stores a base writes in id order: their places are held
-    /// in an array of 4 bytes a key, over at most four times as many keys
-    /// (5.3 MiB at this limit).
+    /// in an array of 4 bytes a key (``StorePlaces``), 1.3 MiB at this
+    /// limit when the keys are consecutive. A longer list's rows go in
+    /// list order, so that memory stays bounded.
     static let idOrderLimit = 349_525
 
     /// The base's entries from position `first` on, at most `limit`, as
