@@ -5,12 +5,8 @@
 #
 #   Benchmarks/scripts/import-ratio.sh BEFORE AFTER [places.csv] [runs]
 set -euo pipefail
-before="$(realpath "${1:?usage: import-ratio.sh BEFORE AFTER [places.csv] [runs]}")"
-after="$(realpath "${2:?usage: import-ratio.sh BEFORE AFTER [places.csv] [runs]}")"
-csv="$(realpath "${3:-../shared/data/geonames-places.csv}")"
-runs="${4:-15}"
-folder="$(mktemp -d)"
-trap 'rm -rf "$folder"' EXIT
+default_runs=15
+source "$(dirname "$0")/two-builds.sh"
 declare -A times=([before]="" [after]="") peak=()
 for _ in $(seq "$runs"); do
     for which in before after; do
@@ -22,7 +18,6 @@ for _ in $(seq "$runs"); do
         peak[$which]="$(cat "$folder/rss")"
     done
 done
-median() { tr ' ' '\n' | grep . | sort -n | sed -n "$(( (runs + 1) / 2 ))p"; }
 b="$(echo "${times[before]}" | median)"; a="$(echo "${times[after]}" | median)"
 echo "before: median $b ms of ${times[before]}(peak RSS $(( peak[before] / 1024 )) MiB)"
 echo "after:  median $a ms of ${times[after]}(peak RSS $(( peak[after] / 1024 )) MiB)"

@@ -8,12 +8,8 @@
 #
 #   Benchmarks/scripts/replace-ratio.sh BEFORE AFTER [places.csv] [runs]
 set -euo pipefail
-before="$(realpath "${1:?usage: replace-ratio.sh BEFORE AFTER [places.csv] [runs]}")"
-after="$(realpath "${2:?usage: replace-ratio.sh BEFORE AFTER [places.csv] [runs]}")"
-csv="$(realpath "${3:-../shared/data/geonames-places.csv}")"
-runs="${4:-5}"
-folder="$(mktemp -d)"
-trap 'rm -rf "$folder"' EXIT
+default_runs=5
+source "$(dirname "$0")/two-builds.sh"
 # Two versions of the file, each with 100 names changed, one every
 # (rows / 100) rows, as sync.sh changes them.
 python3 - "$csv" "$folder" <<'PY'
@@ -51,7 +47,6 @@ for _ in $(seq "$runs"); do
         next[$which]+="$(ms "$middle" "$end") "
     done
 done
-median() { tr ' ' '\n' | grep . | sort -n | sed -n "$(( (runs + 1) / 2 ))p"; }
 for which in before after; do
     printf '%-7s first replace: median %s ms of %s; next replace: median %s ms of %s\n' "$which:" \
         "$(echo "${first[$which]}" | median)" "${first[$which]}" "$(echo "${next[$which]}" | median)" "${next[$which]}"
