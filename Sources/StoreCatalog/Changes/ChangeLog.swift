@@ -95,13 +95,9 @@ package enum ChangeLog {
         if let list, feed.live == 0 {
             try recordFirst(list: list, feed: &feed, at: now, imported: imported, db)
         } else {
-            // One row a change, each found by id: a diff, or a list gone.
+            // One row a change: a diff, against no store when the list is gone.
             let writer = try EntryWriter(feed: feed.key, at: now, db)
-            if let list {
-                try recordDiff(list: list, feed: &feed, writer: writer, db)
-            } else {
-                try tombstoneAll(feed: &feed, writer: writer, db)
-            }
+            try recordDiff(list: list, feed: &feed, writer: writer, db)
         }
         try compact(feed: &feed, before: now - Self.seconds(options.retention), db)
         try db.execute(
@@ -222,36 +218,41 @@ package enum ChangeLog {
     /// list for the changed stores' ids: 290 ms of a 234,908-store replace
     /// (`perf record` of `carousel import --replace`, 292 of its 1,522
     /// samples at 1 kHz). Upserts are numbered in list order, then
-    /// tombstones in id order, as PostgreSQL's log numbers them.
-    private static func recordDiff(list: Int64, feed: inout Feed, writer: EntryWriter, _ db: Database) throws {
+    /// tombstones in id order, as PostgreSQL's log numbers them. With no
+    /// list (`list` nil: it was deleted or renamed away), every live row
+    /// is a tombstone.
+    private static func recordDiff(list: Int64?, feed: inout Feed, writer: EntryWriter, _ db: Database) throws {
         // Three words a store, not its id.
-        let places = try StorePlaces(list: list, db)
-        var oldRanks = [Int64?](repeating: nil, count: places.count)
-        var oldContents = [Int64](repeating: 0, count: places.count)
-        var contents = [Int64](repeating: 0, count: places.count)
+        let places = try list.map { try StorePlaces(list: $0, db) }
+        let count = places?.count ?? 0
+        var oldRanks = [Int64?](repeating: nil, count: count)
+        var oldContents = [Int64](repeating: 0, count: count)
+        var contents = [Int64](repeating: 0, count: count)
         var gone: [(id: String, rank: Int64, content: Int64)] = []
         do {
-            let stores = try storesById(list, db)
-            defer { stores.reset() }
             let rows = try RawStatement.cached(
                 "SELECT id, rank, content FROM feed_entries WHERE feed = ? AND rank IS NOT NULL ORDER BY id", in: db)
             defer { rows.reset() }
             rows.bind(feed.key, at: 1)
             var hasRow = try rows.step()
-            while try stores.step() {
-                let place = try places.position(ofStore: stores.int64(8))
-                contents[place] = ChangeHash.content(stores)
-                while hasRow {
-                    let order = rows.withUTF8(0) { row in stores.withUTF8(0) { store in compareIds(row, store) } ?? 1 } ?? -1
-                    if order > 0 { break }
-                    if order == 0 {
-                        oldRanks[place] = rows.int64(1)
-                        oldContents[place] = rows.int64(2)
-                    } else {
-                        gone.append((rows.text(0) ?? "", rows.int64(1), rows.int64(2)))
+            if let list, let places {
+                let stores = try storesById(list, db)
+                defer { stores.reset() }
+                while try stores.step() {
+                    let place = try places.position(ofStore: stores.int64(8))
+                    contents[place] = ChangeHash.content(stores)
+                    while hasRow {
+                        let order = rows.withUTF8(0) { row in stores.withUTF8(0) { store in compareIds(row, store) } ?? 1 } ?? -1
+                        if order > 0 { break }
+                        if order == 0 {
+                            oldRanks[place] = rows.int64(1)
+                            oldContents[place] = rows.int64(2)
+                        } else {
+                            gone.append((rows.text(0) ?? "", rows.int64(1), rows.int64(2)))
+                        }
+                        hasRow = try rows.step()
+                        if order == 0 { break }
                     }
-                    hasRow = try rows.step()
-                    if order == 0 { break }
                 }
             }
             while hasRow {
@@ -265,9 +266,9 @@ package enum ChangeLog {
             SELECT s.id FROM list_items AS i JOIN stores AS s ON s.key = i.store WHERE i.list = ? AND i.position = ?
             """, in: db)
         defer { idAt.reset() }
-        for place in 0..<places.count {
+        for place in 0..<count {
             let old = oldRanks[place].map { (rank: $0, content: oldContents[place]) }
-            guard let seq = feed.upsert(rank: ranks[place], content: contents[place], old: old) else { continue }
+            guard let seq = feed.upsert(rank: ranks[place], content: contents[place], old: old), let list else { continue }
             idAt.reset()
             idAt.bind(list, at: 1)
             idAt.bind(Int64(place), at: 2)
@@ -318,22 +319,6 @@ package enum ChangeLog {
         }
         try db.execute(
             sql: "UPDATE change_feeds SET head = ?, checksum = ? WHERE key = ?", arguments: [feed.head, feed.checksum, feed.key])
-    }
-
-    /// Tombstones for all the feed's live stores (its list is gone), in
-    /// id order.
-    private static func tombstoneAll(feed: inout Feed, writer: EntryWriter, _ db: Database) throws {
-        var gone: [(id: String, rank: Int64, content: Int64)] = []
-        let statement = try RawStatement.cached(
-            "SELECT id, rank, content FROM feed_entries WHERE feed = ? AND rank IS NOT NULL ORDER BY id", in: db)
-        statement.bind(feed.key, at: 1)
-        while try statement.step() {
-            gone.append((statement.text(0) ?? "", statement.int64(1), statement.int64(2)))
-        }
-        statement.reset()
-        for store in gone {
-            try writer.tombstone(id: store.id, seq: feed.tombstone(rank: store.rank, content: store.content))
-        }
     }
 
     /// Purges the feed's tombstones stamped before `cutoff` (Unix
