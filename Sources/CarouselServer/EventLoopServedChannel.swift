@@ -1,4 +1,5 @@
 import HummingbirdCore
+import Locks
 import Logging
 import NIOCore
 
@@ -19,7 +20,8 @@ import NIOCore
 /// it: every SQLite call awaits a work lane (`WorkLane`, docs/concurrency.md)
 /// and heavy answers are built there too; what stays on the loop is
 /// parsing, routing and the JSON of small answers. Unstructured tasks
-/// (`Task {}`) do not inherit the preference and run on the pool.
+/// (`Task {}`) do not inherit the preference and run on the pool, unless
+/// given it, as a live session's task is (``LiveSession``).
 struct EventLoopServedChannel<Base: ServerChildChannel>: ServerChildChannel {
     typealias Value = Base.Value
     let base: Base
@@ -29,7 +31,7 @@ struct EventLoopServedChannel<Base: ServerChildChannel>: ServerChildChannel {
     }
 
     func handle(value: Value, logger: Logger) async {
-        await withTaskExecutorPreference(EventLoopTaskExecutor(value.channel.eventLoop)) {
+        await withTaskExecutorPreference(EventLoopTaskExecutor.of(value.channel.eventLoop)) {
             await base.handle(value: value, logger: logger)
         }
     }
@@ -37,11 +39,30 @@ struct EventLoopServedChannel<Base: ServerChildChannel>: ServerChildChannel {
 
 /// An event loop as a task executor: each job runs as one of the loop's
 /// tasks, on its thread.
+///
+/// One per event loop (``of(_:)``): the runtime tells executors apart by
+/// identity, so a connection's task and its live session's, which run on
+/// the same loop, are given the same executor; and it is one object a
+/// loop rather than one a connection.
 final class EventLoopTaskExecutor: TaskExecutor, Sendable {
     let eventLoop: any EventLoop
 
-    init(_ eventLoop: any EventLoop) {
+    private init(_ eventLoop: any EventLoop) {
         self.eventLoop = eventLoop
+    }
+
+    /// The server's event loops are few and live as long as it does: the
+    /// executors (and their loops) are kept for the process's life.
+    private static let executors = StateLock<[ObjectIdentifier: EventLoopTaskExecutor]>([:])
+
+    /// The executor of `eventLoop`.
+    static func of(_ eventLoop: any EventLoop) -> EventLoopTaskExecutor {
+        executors.withLock { executors in
+            if let executor = executors[ObjectIdentifier(eventLoop)] { return executor }
+            let executor = EventLoopTaskExecutor(eventLoop)
+            executors[ObjectIdentifier(eventLoop)] = executor
+            return executor
+        }
     }
 
     func enqueue(_ job: consuming ExecutorJob) {

@@ -27,8 +27,9 @@ import Testing
         }
         private let running: Task<Void, Never>?
 
-        /// `runs`: whether the harness runs the session's task itself.
-        init(runs: Bool = true) throws {
+        /// `runs`: whether the harness runs the session's task itself;
+        /// `executor`: where the session's task runs.
+        init(runs: Bool = true, executor: (any TaskExecutor)? = nil, send: (@Sendable (String) -> Void)? = nil) throws {
             let catalog = try Catalog.inMemory()
             try catalog.importList(
                 named: "seoul",
@@ -36,7 +37,10 @@ import Testing
             var stores: [Store] = []
             try catalog.forEachStore(list: "seoul", offset: 0, limit: nil) { _, store in stores.append(store) }
             let lines = lines
-            session = LiveSession(stores: CatalogStoreDirectory(list: "seoul", stores: stores), engine: catalog, clock: clock) { text in
+            session = LiveSession(
+                stores: CatalogStoreDirectory(list: "seoul", stores: stores), engine: catalog, clock: clock, executor: executor
+            ) { text in
+                send?(text)
                 lines.texts.withLock { $0.append(text) }
             }
             let session = session
@@ -93,6 +97,38 @@ import Testing
         #expect(harness.of("marker").last?["previousIndex"] as? Int == 0)
         await harness.advance(by: 5_000)
         #expect(harness.of("camera").count == 2, "exactly once")
+    }
+
+    /// A task executor of one dispatch queue, which says whether the
+    /// calling code runs on it.
+    final class QueueTaskExecutor: TaskExecutor, Sendable {
+        private let queue = DispatchQueue(label: "LiveSessionClockTests.executor")
+        private let key = DispatchSpecificKey<Bool>()
+
+        init() {
+            queue.setSpecific(key: key, value: true)
+        }
+
+        func enqueue(_ job: consuming ExecutorJob) {
+            let job = UnownedJob(job)
+            queue.async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
+        }
+
+        var isCurrent: Bool { DispatchQueue.getSpecific(key: key) == true }
+    }
+
+    @Test func theSessionHandlesItsMessagesAndSendsItsLinesOnItsExecutor() async throws {
+        // In a server the executor is the connection's event loop: a frame
+        // is read, handled and answered on one thread.
+        let executor = QueueTaskExecutor()
+        let elsewhere = StateLock<[String]>([])
+        let harness = try Harness(executor: executor) { text in
+            if !executor.isCurrent { elsewhere.withLock { $0.append(text) } }
+        }
+        await harness.send(Self.layout)
+        await harness.send(#"{"tapMarker":3}"#)
+        #expect(harness.of("camera").map { $0["index"] as? Int } == [0, 3])
+        #expect(elsewhere.withLock { $0 } == [], "every line is sent from the session's executor")
     }
 
     @Test func aTapMovesTheCameraAtOnceAndItsSettlingScrollEchoesNothing() async throws {

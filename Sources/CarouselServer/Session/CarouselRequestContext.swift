@@ -1,6 +1,7 @@
 import Hummingbird
 import HummingbirdWebSocket
 import Locks
+import NIOCore
 
 /// The request context of every route: hummingbird-websocket's
 /// `BasicWebSocketRequestContext`, except that a WebSocket session lets go
@@ -19,10 +20,14 @@ public struct CarouselRequestContext: RequestContext, WebSocketRequestContext, R
     private let holder = Holder()
     /// The client's IP address (rate limits and logs key on it).
     public let clientAddress: String
+    /// The loop the connection is served on: a live session's task runs
+    /// there too (``LiveSession``).
+    let eventLoop: any EventLoop
 
     public init(source: Source) {
         coreContext = .init(source: source)
         clientAddress = source.channel.remoteAddress?.ipAddress ?? "unknown"
+        eventLoop = source.channel.eventLoop
     }
 
     public var webSocket: WebSocketHandlerReference<Self> {

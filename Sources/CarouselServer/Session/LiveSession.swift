@@ -54,6 +54,9 @@ final class LiveSession: Sendable {
     private let engine: any ServingCatalog
     private let limits: ServerLimits
     private let send: @Sendable (String) -> Void
+    /// Where the session's task runs: its connection's event loop in a
+    /// server, Swift's cooperative pool when nil.
+    private let executor: (any TaskExecutor)?
     private let events: AsyncStream<Event>
     private let inbox: AsyncStream<Event>.Continuation
     /// The subscriptions to the current view model's outputs.
@@ -94,11 +97,12 @@ final class LiveSession: Sendable {
     private let state: StateLock<State>
 
     /// A session on the list `stores` holds, read from `engine` (searches),
-    /// followed by `follower` if given, its time on `clock`; its lines go
-    /// to `send`, in order.
+    /// followed by `follower` if given, its time on `clock`, its task run on
+    /// `executor`; its lines go to `send`, in order.
     init(
         stores: CatalogStoreDirectory, engine: any ServingCatalog, follower: ListFollower? = nil, limits: ServerLimits = ServerLimits(),
-        clock: any Clock<Duration> = ContinuousClock(), send: @escaping @Sendable (String) -> Void
+        clock: any Clock<Duration> = ContinuousClock(), executor: (any TaskExecutor)? = nil,
+        send: @escaping @Sendable (String) -> Void
     ) {
         state = StateLock(State(stores: stores, follower: follower))
         // The client's messages wait here while one is handled; a client
@@ -108,6 +112,7 @@ final class LiveSession: Sendable {
         scheduler = ClockScheduler(clock: clock) { [inbox] action in inbox.yield(.due(action)) }
         self.engine = engine
         self.limits = limits
+        self.executor = executor
         self.send = send
     }
 
@@ -124,10 +129,16 @@ final class LiveSession: Sendable {
     /// — the loop runs in a task of its own, which the cancellation does
     /// not reach — so that every look and mark gets its answer (an
     /// `AsyncStream` iterated by a cancelled task drops what it buffered).
+    ///
+    /// That task runs on the session's executor, in a server the event
+    /// loop its connection is read and written on: a message, its handling
+    /// and its lines then never cross threads. On the cooperative pool
+    /// every frame took two hand-overs, the loop waking a pool thread with
+    /// the message and the pool thread waking the loop with the lines.
     func run() async {
         let events = events
         await withTaskCancellationHandler {
-            await Task { await self.handleEvents(events) }.value
+            await Task(executorPreference: executor) { await self.handleEvents(events) }.value
         } onCancel: {
             close()
         }

@@ -49,7 +49,10 @@ struct SessionRoute {
             let (stores, follower) = try await ListFollower.start(engine: engine, list: name, shared: shared, lists: lists)
             let (lines, continuation) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingNewest(1024))
             let number = sessions.open { try? await outbound.close(.goingAway, reason: "server stopping") }
-            let session = LiveSession(stores: stores, engine: engine, follower: follower, limits: limits, clock: clock) {
+            let session = LiveSession(
+                stores: stores, engine: engine, follower: follower, limits: limits, clock: clock,
+                executor: EventLoopTaskExecutor.of(context.requestContext.eventLoop)
+            ) {
                 continuation.yield($0)
             }
             context.logger.info("session opened", metadata: ["list": "\(name)", "session": "\(number)"])
