@@ -20,14 +20,14 @@ public struct CarouselRequestContext: RequestContext, WebSocketRequestContext, R
     private let holder = Holder()
     /// The client's IP address (rate limits and logs key on it).
     public let clientAddress: String
-    /// The loop the connection is served on: a live session's task runs
-    /// there too (``LiveSession``).
-    let eventLoop: any EventLoop
+    /// The connection: a live session's task runs on its event loop
+    /// (``LiveSession``), and writes its lines to it.
+    let channel: any Channel
 
     public init(source: Source) {
         coreContext = .init(source: source)
         clientAddress = source.channel.remoteAddress?.ipAddress ?? "unknown"
-        eventLoop = source.channel.eventLoop
+        channel = source.channel
     }
 
     public var webSocket: WebSocketHandlerReference<Self> {

@@ -47,13 +47,18 @@ struct SessionRoute {
         } onUpgrade: { inbound, outbound, context in
             guard let name = context.requestContext.parameters.get("name")?.removingPercentEncoding else { return }
             let (stores, follower) = try await ListFollower.start(engine: engine, list: name, shared: shared, lists: lists)
-            let (lines, continuation) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingNewest(1024))
+            let channel = context.requestContext.channel
+            // The session's lines go straight to the connection, one flush
+            // per turn of its loop (``SessionLineWriter``); the library's
+            // writer sends the handshakes' frames.
+            let writer = SessionLineWriter(channel: channel)
+            try await channel.pipeline.addHandler(writer).get()
             let number = sessions.open { try? await outbound.close(.goingAway, reason: "server stopping") }
             let session = LiveSession(
                 stores: stores, engine: engine, follower: follower, limits: limits, clock: clock,
-                executor: EventLoopTaskExecutor.of(context.requestContext.eventLoop)
+                executor: EventLoopTaskExecutor.of(channel.eventLoop)
             ) {
-                continuation.yield($0)
+                writer.send($0)
             }
             context.logger.info("session opened", metadata: ["list": "\(name)", "session": "\(number)"])
             var watched: Int?
@@ -68,15 +73,12 @@ struct SessionRoute {
                 if let watched { tokenWatch?.stopWatching(watched) }
                 context.requestContext.releaseWebSocket()
                 session.close()
-                continuation.finish()
+                writer.close()
                 sessions.close(number)
                 context.logger.info("session closed", metadata: ["list": "\(name)", "session": "\(number)"])
             }
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { await session.run() }
-                group.addTask {
-                    for await line in lines { try await outbound.write(.text(line)) }
-                }
                 group.addTask {
                     // Between messages too: an idle client learns of a new
                     // list, and a deleted list ends its session.
@@ -93,18 +95,17 @@ struct SessionRoute {
                     if case .text(let text) = message, let limiter = Self.limiter(of: text, requests: requestLimiter, offsets: offsetLimiter),
                         limiter.take(for: client) != nil
                     {
-                        continuation.yield(
+                        writer.send(
                             LiveSession.errorLine(
                                 "rate_limited", "over \(Int(limiter.rate)) of these a second from this client; this one was not run"))
                         continue
                     }
                     switch message {
                     case .text(let text): session.receive(text)
-                    case .binary: continuation.yield(LiveSession.errorLine("bad_message", "send text frames of JSON"))
+                    case .binary: writer.send(LiveSession.errorLine("bad_message", "send text frames of JSON"))
                     }
                 }
                 session.close()
-                continuation.finish()
                 group.cancelAll()
             }
         }
