@@ -8,8 +8,12 @@ line: the latency is from sending the frame to receiving its camera line.
 The number of sessions doubles (then bisects) until p99 passes the bound.
 
     python3 sessions.py WS_URL [--bound-ms 50] [--seconds 5] [--max 2048]
+    python3 sessions.py WS_URL --once 160 --seconds 8 --server-pid PID
 
 Prints one line per step, then `sessions: N` (the most that met the bound).
+With `--once N`, runs one step of N sessions and no ramp; with
+`--server-pid`, each step also prints the server's CPU time (user +
+system, from /proc/PID/stat) over the step, and per frame sent.
 
 The client shares the machine with the server, so it does as little as it
 can per message: the two frames are encoded once, a line's type is found
@@ -18,6 +22,7 @@ event loop is uvloop's when it is installed (scripts/benchmark installs it).
 """
 import argparse
 import asyncio
+import os
 import json
 import time
 
@@ -82,6 +87,15 @@ async def step(url, count, seconds):
     return p99, len(latencies)
 
 
+def server_cpu(pid):
+    """The process's user + system CPU seconds so far (0 without a pid)."""
+    if pid is None:
+        return 0.0
+    with open(f"/proc/{pid}/stat") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("url")
@@ -89,11 +103,22 @@ def main():
     parser.add_argument("--seconds", type=float, default=5)
     parser.add_argument("--max", type=int, default=2048)
     parser.add_argument("--start", type=int, default=8)
+    parser.add_argument("--once", type=int, help="one step of this many sessions, no ramp")
+    parser.add_argument("--server-pid", type=int, help="print this process's CPU time per step and per frame")
     args = parser.parse_args()
-    good, bad, count = 0, None, args.start
+    if args.once is not None and args.once < 1:
+        parser.error("--once takes a number of sessions of at least 1")
+    good, bad, count = 0, None, args.once or args.start
     for _ in range(16):  # bounded: doubling, then bisecting
+        before = server_cpu(args.server_pid)
         p99, frames = run(step(args.url, count, args.seconds))
-        print(f"step: {count} sessions, {frames} frames, p99 {p99:.1f} ms", flush=True)
+        line = f"step: {count} sessions, {frames} frames, p99 {p99:.1f} ms"
+        if args.server_pid is not None:
+            cpu = server_cpu(args.server_pid) - before
+            line += f", server CPU {cpu:.2f} s, {cpu / max(frames, 1) * 1e6:.1f} us a frame"
+        print(line, flush=True)
+        if args.once is not None:
+            return
         if p99 <= args.bound_ms:
             good = count
         else:

@@ -11,9 +11,10 @@ import NIOWebSocket
 /// next task still ran between the two lines (strace: 30,912 `writev` for
 /// 15,360 frames). Profiled with 160 sessions swiping at 60 frames a
 /// second, the kernel's send path was a fifth of the server's CPU; written
-/// here, a frame cost the server 43–51 µs of CPU against 54–58 µs
-/// (`serve` side by side, three runs each, alternating). The library still
-/// reads the frames and does the handshakes (ping, pong, close).
+/// here, a frame costs the server 43–47 µs of CPU against 56–60 µs through
+/// the library (`serve` of each build side by side, three runs each,
+/// alternating). The library still reads the frames and does the
+/// handshakes (ping, pong, close).
 ///
 /// Back-pressure as before: while the connection cannot take more (NIO's
 /// high-water mark), lines wait here, the newest ``bufferedLines`` of them;
