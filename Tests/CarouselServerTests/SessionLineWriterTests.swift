@@ -26,6 +26,13 @@ import Testing
         return texts
     }
 
+    /// Sends `line`, lets the loop turn, and returns what was flushed.
+    func flushed(after line: String, by writer: SessionLineWriter, on channel: EmbeddedChannel) throws -> [String] {
+        writer.send(line)
+        channel.embeddedEventLoop.run()
+        return try flushedTexts(channel)
+    }
+
     @Test func theLinesOfOneTurnLeaveInOneFlush() throws {
         let (channel, writer) = try makeWriter()
         writer.send(#"{"type":"camera"}"#)
@@ -34,9 +41,7 @@ import Testing
         #expect(try flushedTexts(channel) == [])
         channel.embeddedEventLoop.run()
         #expect(try flushedTexts(channel) == [#"{"type":"camera"}"#, #"{"type":"marker"}"#])
-        writer.send("next")
-        channel.embeddedEventLoop.run()
-        #expect(try flushedTexts(channel) == ["next"])
+        #expect(try flushed(after: "next", by: writer, on: channel) == ["next"])
     }
 
     @Test func whileTheClientDoesNotReadTheNewestLinesWaitAndGoOutInOrder() throws {
@@ -53,9 +58,7 @@ import Testing
         #expect(texts.count == SessionLineWriter.bufferedLines)
         #expect(texts.first == "5" && texts.last == "\(SessionLineWriter.bufferedLines + 4)")
         // Writable again, and nothing waiting: straight out.
-        writer.send("after")
-        channel.embeddedEventLoop.run()
-        #expect(try flushedTexts(channel) == ["after"])
+        #expect(try flushed(after: "after", by: writer, on: channel) == ["after"])
     }
 
     @Test func aLineSentWhileOthersWaitQueuesBehindThem() throws {
