@@ -106,8 +106,13 @@ def main():
     parser.add_argument("--once", type=int, help="one step of this many sessions, no ramp")
     parser.add_argument("--server-pid", type=int, help="print this process's CPU time per step and per frame")
     args = parser.parse_args()
-    if args.once is not None and args.once < 1:
-        parser.error("--once takes a number of sessions of at least 1")
+    if args.once is not None and not 1 <= args.once <= args.max:
+        parser.error(f"--once takes a number of sessions from 1 to --max ({args.max})")
+    if args.server_pid is not None:
+        try:
+            server_cpu(args.server_pid)
+        except (OSError, ValueError, IndexError):
+            parser.error(f"--server-pid {args.server_pid}: no such process to read /proc/PID/stat of")
     good, bad, count = 0, None, args.once or args.start
     for _ in range(16):  # bounded: doubling, then bisecting
         before = server_cpu(args.server_pid)
