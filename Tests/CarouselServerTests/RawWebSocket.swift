@@ -41,11 +41,16 @@ final class RawWebSocket: @unchecked Sendable {
     deinit { Glibc.close(fd) }
 
     /// Opens a session of `path` with `extra` headers; its answer is
-    /// ``reply`` (101 when it switched).
-    static func open(port: Int, path: String = "/lists/seoul/session", extra: [(String, String)] = []) async throws -> RawWebSocket {
+    /// ``reply`` (101 when it switched). `first` texts are sent right
+    /// after the request, before its answer, as a client that does not
+    /// wait would.
+    static func open(
+        port: Int, path: String = "/lists/seoul/session", extra: [(String, String)] = [], first: [String] = []
+    ) async throws -> RawWebSocket {
         try await RawHTTP.onThread {
             let fd = try RawHTTP.connect(port: port)
             RawHTTP.send(fd, RawHTTP.upgrade(path, port: port, extra: extra))
+            for text in first { send(fd, frame(opcode: Self.text, Array(text.utf8))) }
             guard let reply = readHead(fd, seconds: 30) else {
                 Glibc.close(fd)
                 throw POSIXError(.ECONNRESET)
@@ -70,6 +75,11 @@ final class RawWebSocket: @unchecked Sendable {
 
     /// Sends one frame, final, masked unless told (a client must mask: RFC 6455 §5.3).
     func send(opcode: UInt8, _ payload: [UInt8], masked: Bool = true) {
+        Self.send(fd, Self.frame(opcode: opcode, payload, masked: masked))
+    }
+
+    /// The bytes of one final frame.
+    private static func frame(opcode: UInt8, _ payload: [UInt8], masked: Bool = true) -> [UInt8] {
         var bytes: [UInt8] = [0x80 | opcode]
         let mask: UInt8 = masked ? 0x80 : 0
         switch payload.count {
@@ -84,6 +94,10 @@ final class RawWebSocket: @unchecked Sendable {
         } else {
             bytes += payload
         }
+        return bytes
+    }
+
+    private static func send(_ fd: Int32, _ bytes: [UInt8]) {
         var sent = 0
         while sent < bytes.count {
             let count = bytes[sent...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }

@@ -227,4 +227,31 @@ final class Received: Sendable {
             #expect(fixture.server.sessions.openCount == 0)
         }
     }
+
+    /// A client that does not wait for the 101: its first frames come in
+    /// the handshake's packet, and reach the session as bytes the HTTP
+    /// decoder hands on when it leaves (they once stopped the whole
+    /// server: `MalformedRequestHandler` took them for a request part).
+    /// Those and the frames sent once the session answers are handled in
+    /// the order they were sent.
+    @Test func messagesSentWithTheHandshakeAndAfterAreHandledInOrder() async throws {
+        let fixture = try ServerFixture()
+        try await fixture.application.test(.live) { client in
+            let port = try #require(client.port)
+            // Taps of cards 1...39 in turn: each moves the focus, so each
+            // is answered by a scroll to its card.
+            let taps = (0..<400).map { $0 % 39 + 1 }
+            let socket = try await RawWebSocket.open(port: port, first: taps[..<200].map { #"{"tapMarker":\#($0)}"# })
+            #expect(socket.reply.status == 101)
+            _ = await socket.frames { $0.text.contains(#""type":"scroll""#) }
+            for index in taps[200...] { socket.send(text: #"{"tapMarker":\#(index)}"#) }
+            var scrolled: [Int] = []
+            while scrolled.count < taps.count - 1, let frame = await socket.next() {
+                guard frame.text.contains(#""type":"scroll""#) else { continue }
+                let line = try JSONSerialization.jsonObject(with: Data(frame.payload)) as? [String: Any]
+                scrolled.append(line?["index"] as? Int ?? -1)
+            }
+            #expect(scrolled == Array(taps.dropFirst()))
+        }
+    }
 }

@@ -63,6 +63,12 @@ final class MalformedRequestHandler: ChannelDuplexHandler, RemovableChannelHandl
     /// fail that request's body where the server reads it, not be answered
     /// as a new request (which would let the body end as if whole).
     private var readingBody = false
+    /// The request being read asked for an upgrade (it has an `Upgrade`
+    /// field, or is a `CONNECT`).
+    private var upgradeAsked = false
+    /// An upgrade request has been read: what comes now may be the bytes
+    /// after it (see ``NIOAny/holdsBytes``).
+    private var afterUpgradeRequest = false
 
     init(maxHeaderBytes: Int, maxHeaderFields: Int, refusals: RefusalLog, logger: Logger, frameGuard: SessionFrameGuard? = nil) {
         self.frameGuard = frameGuard
@@ -73,9 +79,21 @@ final class MalformedRequestHandler: ChannelDuplexHandler, RemovableChannelHandl
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        // After an upgrade request the decoder parses no more: once it is
+        // removed for the upgrade, it hands on what the client sent after
+        // the request (the first frames of a client that does not wait for
+        // the 101) as bytes, for the upgrade handler to replay. Taken for a
+        // request part, they stopped the whole server (a fatal error in
+        // NIO's unwrapping), so any client could.
+        if afterUpgradeRequest, data.holdsBytes {
+            context.fireChannelRead(data)
+            return
+        }
         switch unwrapInboundIn(data) {
         case .head(var head):
             readingBody = true
+            afterUpgradeRequest = false
+            upgradeAsked = head.method == .CONNECT || head.headers.contains(name: "upgrade")
             method = head.method.rawValue
             head.headers.remove(name: Self.refusedRequestHeader.rawName)
             if let refusal = Self.hostProblem(head) ?? Self.originProblem(head) ?? Self.upgradeProblem(&head) {
@@ -86,7 +104,9 @@ final class MalformedRequestHandler: ChannelDuplexHandler, RemovableChannelHandl
             context.fireChannelRead(wrapInboundOut(.head(head)))
             return
         case .body: break
-        case .end: readingBody = false
+        case .end:
+            readingBody = false
+            afterUpgradeRequest = upgradeAsked
         }
         context.fireChannelRead(data)
     }
@@ -226,5 +246,16 @@ final class MalformedRequestHandler: ChannelDuplexHandler, RemovableChannelHandl
             )
         }
         return (.badRequest, APIError(.badRequest, "bad_request", "the request is not valid HTTP/1.1 (\(error))").json)
+    }
+}
+
+extension NIOAny {
+    /// Whether this holds bytes (a `ByteBuffer`) rather than a decoded
+    /// message. NIO has no public way to ask what a `NIOAny` holds, and
+    /// unwrapping it as the wrong type is a fatal error, so its storage is
+    /// looked at by reflection: a microsecond or two, asked only after an
+    /// upgrade request, never on a plain request's path.
+    var holdsBytes: Bool {
+        Mirror(reflecting: self).descendant("_storage", "ioData") != nil
     }
 }
