@@ -5,6 +5,8 @@ import HummingbirdWebSocket
 import Locks
 import Logging
 import MapSyncCatalog
+import NIOCore
+import NIOWebSocket
 import StoreCatalog
 
 /// `GET /lists/{name}/session`: the WebSocket upgrade into a ``LiveSession``.
@@ -48,18 +50,41 @@ struct SessionRoute {
             guard let name = context.requestContext.parameters.get("name")?.removingPercentEncoding else { return }
             let (stores, follower) = try await ListFollower.start(engine: engine, list: name, shared: shared, lists: lists)
             let channel = context.requestContext.channel
-            // The session's lines go straight to the connection, one flush
-            // per turn of its loop (``SessionLineWriter``); the library's
-            // writer sends the handshakes' frames.
             let writer = SessionLineWriter(channel: channel)
-            try await channel.pipeline.addHandler(writer).get()
-            let number = sessions.open { try? await outbound.close(.goingAway, reason: "server stopping") }
             let session = LiveSession(
                 stores: stores, engine: engine, follower: follower, limits: limits, clock: clock,
                 executor: EventLoopTaskExecutor.of(channel.eventLoop)
             ) {
                 writer.send($0)
             }
+            let client = context.requestContext.clientAddress
+            @Sendable func received(_ message: SessionFrameReader.Message) {
+                if case .text(let text) = message, let limiter = Self.limiter(of: text, requests: requestLimiter, offsets: offsetLimiter),
+                    limiter.take(for: client) != nil
+                {
+                    writer.send(
+                        LiveSession.errorLine(
+                            "rate_limited", "over \(Int(limiter.rate)) of these a second from this client; this one was not run"))
+                    return
+                }
+                switch message {
+                case .text(let text): session.receive(text)
+                case .binary: writer.send(LiveSession.errorLine("bad_message", "send text frames of JSON"))
+                }
+            }
+            // The session's messages come straight off the connection
+            // (``SessionFrameReader``, after the frame decoder) and its
+            // lines go straight to it, one flush per turn of its loop
+            // (``SessionLineWriter``, last); the library does the
+            // handshakes.
+            let reader = SessionFrameReader(maxMessage: limits.maxSessionMessage, deliver: received)
+            try await channel.eventLoop.submit {
+                let pipeline = channel.pipeline.syncOperations
+                try pipeline.addHandler(writer)
+                let decoder = try pipeline.context(handlerType: ByteToMessageHandler<WebSocketFrameDecoder>.self)
+                try pipeline.addHandler(reader, position: .after(decoder.handler))
+            }.get()
+            let number = sessions.open { try? await outbound.close(.goingAway, reason: "server stopping") }
             context.logger.info("session opened", metadata: ["list": "\(name)", "session": "\(number)"])
             var watched: Int?
             if let tokenWatch, case .token(let token) = CallerCredentials(context.request, allowQueryItem: true) {
@@ -68,7 +93,6 @@ struct SessionRoute {
                     try? await outbound.close(.policyViolation, reason: "token revoked")
                 }
             }
-            let client = context.requestContext.clientAddress
             defer {
                 if let watched { tokenWatch?.stopWatching(watched) }
                 context.requestContext.releaseWebSocket()
@@ -91,18 +115,14 @@ struct SessionRoute {
                         }
                     }
                 }
+                // What the library read before the reader came, then the
+                // reader's marker; afterwards only the handshakes, which
+                // the library answers itself.
                 for try await message in inbound.messages(maxSize: limits.maxSessionMessage) {
-                    if case .text(let text) = message, let limiter = Self.limiter(of: text, requests: requestLimiter, offsets: offsetLimiter),
-                        limiter.take(for: client) != nil
-                    {
-                        writer.send(
-                            LiveSession.errorLine(
-                                "rate_limited", "over \(Int(limiter.rate)) of these a second from this client; this one was not run"))
-                        continue
-                    }
                     switch message {
-                    case .text(let text): session.receive(text)
-                    case .binary: writer.send(LiveSession.errorLine("bad_message", "send text frames of JSON"))
+                    case .text(let text) where text == reader.marker: reader.libraryDrained()
+                    case .text(let text): received(.text(text))
+                    case .binary: received(.binary)
                     }
                 }
                 session.close()
