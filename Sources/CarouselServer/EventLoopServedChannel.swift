@@ -44,7 +44,7 @@ struct EventLoopServedChannel<Base: ServerChildChannel>: ServerChildChannel {
 /// identity, so a connection's task and its live session's, which run on
 /// the same loop, are given the same executor; and it is one object a
 /// loop rather than one a connection.
-final class EventLoopTaskExecutor: TaskExecutor, Sendable {
+final class EventLoopTaskExecutor: SessionExecutor, Sendable {
     let eventLoop: any EventLoop
 
     private init(_ eventLoop: any EventLoop) {
@@ -69,4 +69,6 @@ final class EventLoopTaskExecutor: TaskExecutor, Sendable {
         let job = UnownedJob(job)
         eventLoop.execute { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
     }
+
+    var isCurrent: Bool { eventLoop.inEventLoop }
 }

@@ -29,7 +29,7 @@ import Testing
 
         /// `runs`: whether the harness runs the session's task itself;
         /// `executor`: where the session's task runs.
-        init(runs: Bool = true, executor: (any TaskExecutor)? = nil, send: (@Sendable (String) -> Void)? = nil) throws {
+        init(runs: Bool = true, executor: (any SessionExecutor)? = nil, send: (@Sendable (String) -> Void)? = nil) throws {
             let catalog = try Catalog.inMemory()
             try catalog.importList(
                 named: "seoul",
@@ -101,7 +101,7 @@ import Testing
 
     /// A task executor of one dispatch queue, which says whether the
     /// calling code runs on it.
-    final class QueueTaskExecutor: TaskExecutor, Sendable {
+    final class QueueTaskExecutor: SessionExecutor, Sendable {
         private let queue = DispatchQueue(label: "LiveSessionClockTests.executor")
         private let key = DispatchSpecificKey<Bool>()
 
@@ -115,6 +115,10 @@ import Testing
         }
 
         var isCurrent: Bool { DispatchQueue.getSpecific(key: key) == true }
+
+        /// Runs `body` on the executor's queue, as a server's loop runs
+        /// the reading of a frame.
+        func run<T>(_ body: () -> T) -> T { queue.sync(execute: body) }
     }
 
     @Test func theSessionHandlesItsMessagesAndSendsItsLinesOnItsExecutor() async throws {
@@ -173,5 +177,46 @@ import Testing
         await harness.send(#"{"tapMarker":3}"#)
         #expect(harness.of("scroll").isEmpty)
         #expect(await harness.session.followList() == false)
+    }
+
+    /// A frame's offset read on the session's executor, with nothing else
+    /// unhandled, is handled before `receive` returns: in a server the loop
+    /// reads, handles and answers it without a task switch.
+    @Test func anOffsetReadOnTheExecutorWhenIdleIsHandledAtOnce() async throws {
+        let executor = QueueTaskExecutor()
+        let harness = try Harness(executor: executor)
+        await harness.send(#"{"layout":{"viewport":390,"itemLength":300,"spacing":12,"behavior":"groupPagingCentered","debounceMs":0}}"#)
+        let cameras = executor.run {
+            harness.session.receive(#"{"offset":312}"#)
+            return harness.of("camera").map { $0["index"] as? Int }
+        }
+        #expect(cameras == [0, 1])
+        // Any other message waits for the session's task: a tap may look
+        // at the list, which is I/O.
+        let scrolls = executor.run {
+            harness.session.receive(#"{"tapMarker":3}"#)
+            return harness.of("scroll").count
+        }
+        #expect(scrolls == 0)
+        await harness.session.handled()
+        #expect(harness.of("scroll").count == 1)
+    }
+
+    /// An offset never overtakes what came before it: while a message is
+    /// queued (the session's task not running yet), an offset read on the
+    /// executor queues behind it; and one received elsewhere always queues.
+    @Test func anOffsetQueuesBehindWhatIsUnhandled() async throws {
+        let executor = QueueTaskExecutor()
+        let harness = try Harness(runs: false, executor: executor)
+        harness.session.receive(#"{"layout":{"debounceMs":0}}"#)
+        harness.session.receive(#"{"tapMarker":3}"#)
+        executor.run { harness.session.receive(#"{"offset":312}"#) }
+        #expect(harness.texts.isEmpty, "nothing handled yet")
+        let task = Task { await harness.session.run() }
+        await harness.session.handled()
+        // The load's camera (0), the tap's (3), then the offset's (card 1).
+        #expect(harness.of("camera").map { $0["index"] as? Int } == [0, 3, 1])
+        harness.session.close()
+        await task.value
     }
 }

@@ -56,9 +56,50 @@ final class LiveSession: Sendable {
     private let send: @Sendable (String) -> Void
     /// Where the session's task runs: its connection's event loop in a
     /// server, Swift's cooperative pool when nil.
-    private let executor: (any TaskExecutor)?
-    private let events: AsyncStream<Event>
-    private let inbox: AsyncStream<Event>.Continuation
+    private let executor: (any SessionExecutor)?
+    private let queue: EventQueue
+
+    /// What the session's task handles, and how many events are unhandled:
+    /// queued, or in hand (an offset handled at once counts while it is).
+    private final class EventQueue: Sendable {
+        let events: AsyncStream<Event>
+        private let inbox: AsyncStream<Event>.Continuation
+        private let unhandled = StateLock(0)
+
+        init() {
+            // The client's messages wait here while one is handled; a
+            // client that floods the session is bounded by the server's
+            // rate limit and its socket's back-pressure, not by this buffer.
+            (events, inbox) = AsyncStream.makeStream(of: Event.self)
+        }
+
+        /// Queues `event` behind those before it.
+        @discardableResult
+        func enqueue(_ event: Event) -> AsyncStream<Event>.Continuation.YieldResult {
+            unhandled.withLock { $0 += 1 }
+            let result = inbox.yield(event)
+            if case .terminated = result { handled() }
+            return result
+        }
+
+        func handled() {
+            unhandled.withLock { $0 -= 1 }
+        }
+
+        /// Whether nothing is unhandled; if so, the caller's event is in
+        /// hand until it calls ``handled()``.
+        func takeIfIdle() -> Bool {
+            unhandled.withLock { count in
+                guard count == 0 else { return false }
+                count = 1
+                return true
+            }
+        }
+
+        func finish() {
+            inbox.finish()
+        }
+    }
     /// The subscriptions to the current view model's outputs.
     private let current = StateLock<(any Disposable)?>(nil)
 
@@ -101,15 +142,13 @@ final class LiveSession: Sendable {
     /// `executor`; its lines go to `send`, in order.
     init(
         stores: CatalogStoreDirectory, engine: any ServingCatalog, follower: ListFollower? = nil, limits: ServerLimits = ServerLimits(),
-        clock: any Clock<Duration> = ContinuousClock(), executor: (any TaskExecutor)? = nil,
+        clock: any Clock<Duration> = ContinuousClock(), executor: (any SessionExecutor)? = nil,
         send: @escaping @Sendable (String) -> Void
     ) {
         state = StateLock(State(stores: stores, follower: follower))
-        // The client's messages wait here while one is handled; a client
-        // that floods the session is bounded by the server's rate limit and
-        // its socket's back-pressure, not by this buffer.
-        (events, inbox) = AsyncStream.makeStream(of: Event.self)
-        scheduler = ClockScheduler(clock: clock) { [inbox] action in inbox.yield(.due(action)) }
+        let queue = EventQueue()
+        self.queue = queue
+        scheduler = ClockScheduler(clock: clock) { action in queue.enqueue(.due(action)) }
         self.engine = engine
         self.limits = limits
         self.executor = executor
@@ -136,7 +175,7 @@ final class LiveSession: Sendable {
     /// every frame took two hand-overs, the loop waking a pool thread with
     /// the message and the pool thread waking the loop with the lines.
     func run() async {
-        let events = events
+        let events = queue.events
         await withTaskCancellationHandler {
             await Task(executorPreference: executor) { await self.handleEvents(events) }.value
         } onCancel: {
@@ -146,27 +185,8 @@ final class LiveSession: Sendable {
 
     private func handleEvents(_ events: AsyncStream<Event>) async {
         for await event in events {
-            switch event {
-            case .message(let text):
-                guard !isClosed else { continue }
-                do {
-                    try await handle(try SessionInput(text: text))
-                    settleCommandedScroll()
-                } catch let error as SessionInputError {
-                    sendError("bad_message", error.description)
-                } catch {
-                    sendError("bad_message", "\(error)")
-                }
-            case .due(let action):
-                if !isClosed {
-                    action()
-                    settleCommandedScroll()
-                }
-            case .look(let answer):
-                answer.resume(returning: await lookAtList(maxAge: Self.listCheckInterval))
-            case .mark(let done):
-                done.resume()
-            }
+            await handle(event)
+            queue.handled()
         }
         // Closed: the view model is let go, and any pending debounce with it.
         state.withLock { state in
@@ -176,16 +196,59 @@ final class LiveSession: Sendable {
         current.withLock { $0 }?.dispose()
     }
 
+    private func handle(_ event: Event) async {
+        switch event {
+        case .message(let text):
+            guard !isClosed else { return }
+            do {
+                try await handle(try SessionInput(text: text))
+                settleCommandedScroll()
+            } catch {
+                sendBadMessage(error)
+            }
+        case .due(let action):
+            if !isClosed {
+                action()
+                settleCommandedScroll()
+            }
+        case .look(let answer):
+            answer.resume(returning: await lookAtList(maxAge: Self.listCheckInterval))
+        case .mark(let done):
+            done.resume()
+        }
+    }
+
     /// Handles one client message, after those before it.
+    ///
+    /// An offset — what a moving carousel sends every frame — received on
+    /// the session's executor while the session has nothing in hand or
+    /// queued is handled at once, by the caller: it needs no I/O, and the
+    /// session's task would have handled it next, on the same thread. In a
+    /// server that caller is the connection's loop reading the frame
+    /// (``SessionFrameReader``): a frame is read, handled and answered with
+    /// no task switch. Every other message, and an offset while anything
+    /// is unhandled, queues behind what came before.
     func receive(_ text: String) {
-        inbox.yield(.message(text))
+        if executor?.isCurrent == true, case .offset(let offset)? = try? SessionInput(text: text), queue.takeIfIdle() {
+            defer { queue.handled() }
+            guard !isClosed else { return }
+            do {
+                try checkListIsThere()
+                try scroll(to: offset)
+                settleCommandedScroll()
+            } catch {
+                sendBadMessage(error)
+            }
+            return
+        }
+        queue.enqueue(.message(text))
     }
 
     /// Looks whether the list changed, after what came before (reloading
     /// it if it did); true when the list is gone and the session must end.
     func followList() async -> Bool {
         await withCheckedContinuation { answer in
-            if case .terminated = inbox.yield(.look(answer)) { answer.resume(returning: false) }
+            if case .terminated = queue.enqueue(.look(answer)) { answer.resume(returning: false) }
         }
     }
 
@@ -193,7 +256,7 @@ final class LiveSession: Sendable {
     /// once when the session is closed).
     func handled() async {
         await withCheckedContinuation { done in
-            if case .terminated = inbox.yield(.mark(done)) { done.resume() }
+            if case .terminated = queue.enqueue(.mark(done)) { done.resume() }
         }
     }
 
@@ -206,7 +269,7 @@ final class LiveSession: Sendable {
     /// model go with its pending debounce. Never waits.
     func close() {
         state.withLock { $0.closed = true }
-        inbox.finish()
+        queue.finish()
     }
 
     private var isClosed: Bool { state.withLock { $0.closed } }
@@ -215,7 +278,7 @@ final class LiveSession: Sendable {
         // Every message but a frame's offset sees the list as it is now: a
         // tap past the end of a list that shrank is refused, not scrolled.
         if case .offset = input {} else { _ = await lookAtList(maxAge: .zero) }
-        guard !state.withLock({ $0.listGone }) else { throw SessionInputError("the list no longer exists") }
+        try checkListIsThere()
         switch input {
         case .layout(let script):
             if let map = script.map { state.withLock { $0.framing = map } }
@@ -229,23 +292,7 @@ final class LiveSession: Sendable {
             }
             try load(script ?? ScrollScript(layout: LayoutSpec(), events: []))
         case .offset(let offset):
-            if state.withLock({ $0.viewModel == nil }) { try load(ScrollScript(layout: LayoutSpec(), events: [])) }
-            let (viewModel, frame) = try state.withLock { state throws -> (MapSyncViewModel?, Frame?) in
-                guard var scroller = state.scroller else { return (nil, nil) }
-                try scroller.setOffset(offset, at: scheduler.now)
-                let frame = try scroller.frame(at: scheduler.now)
-                state.scroller = scroller
-                return (state.viewModel, frame)
-            }
-            // The client reports offsets while its carousel moves: a frame
-            // in motion, as `MapSyncViewModel.scrolled(to:)` says, so no
-            // status is spoken on the way and no pause ends.
-            if let viewModel, let frame {
-                viewModel.frame(
-                    Frame(
-                        time: frame.time, offset: frame.offset, index: frame.index, dataIndex: frame.dataIndex,
-                        direction: frame.direction, jump: frame.jump, isSettled: false))
-            }
+            try scroll(to: offset)
         case .tapMarker(let index):
             if state.withLock({ $0.viewModel == nil }) { try load(ScrollScript(layout: LayoutSpec(), events: [])) }
             guard let viewModel = state.withLock({ $0.viewModel }) else { return }
@@ -272,6 +319,33 @@ final class LiveSession: Sendable {
             if let query { results = try await search(query, of: stores) }
             state.withLock { $0.query = query }
             show(results, list: stores)
+        }
+    }
+
+    /// Once the list is gone, every message is refused until the session ends.
+    private func checkListIsThere() throws {
+        guard !state.withLock({ $0.listGone }) else { throw SessionInputError("the list no longer exists") }
+    }
+
+    /// The client's carousel is at `offset`: the scroller goes there and the
+    /// view model sees the frame.
+    private func scroll(to offset: Double) throws {
+        if state.withLock({ $0.viewModel == nil }) { try load(ScrollScript(layout: LayoutSpec(), events: [])) }
+        let (viewModel, frame) = try state.withLock { state throws -> (MapSyncViewModel?, Frame?) in
+            guard var scroller = state.scroller else { return (nil, nil) }
+            try scroller.setOffset(offset, at: scheduler.now)
+            let frame = try scroller.frame(at: scheduler.now)
+            state.scroller = scroller
+            return (state.viewModel, frame)
+        }
+        // The client reports offsets while its carousel moves: a frame
+        // in motion, as `MapSyncViewModel.scrolled(to:)` says, so no
+        // status is spoken on the way and no pause ends.
+        if let viewModel, let frame {
+            viewModel.frame(
+                Frame(
+                    time: frame.time, offset: frame.offset, index: frame.index, dataIndex: frame.dataIndex,
+                    direction: frame.direction, jump: frame.jump, isSettled: false))
         }
     }
 
@@ -495,6 +569,11 @@ final class LiveSession: Sendable {
         old?.dispose()
     }
 
+    /// A message that could not be handled: the client is told why.
+    private func sendBadMessage(_ error: any Error) {
+        sendError("bad_message", (error as? SessionInputError)?.description ?? "\(error)")
+    }
+
     private func sendError(_ code: String, _ message: String) {
         guard !state.withLock({ $0.closed }) else { return }
         send(Self.errorLine(code, message))
@@ -504,4 +583,10 @@ final class LiveSession: Sendable {
     static func errorLine(_ code: String, _ message: String) -> String {
         "{\"type\":\"error\",\"error\":{\"code\":\(StoreJSON.quoted(code)),\"message\":\(StoreJSON.quoted(message))}}"
     }
+}
+
+/// An executor that tells whether the calling code runs on it: a live
+/// session handles a frame's offset at once when it is read there.
+protocol SessionExecutor: TaskExecutor {
+    var isCurrent: Bool { get }
 }
