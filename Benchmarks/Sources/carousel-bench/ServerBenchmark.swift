@@ -12,8 +12,11 @@ struct ServerBenchmark {
     /// What a run measures: `--server-part`, both unless given.
     enum Part: String, CaseIterable {
         /// Requests per second and p99 on each route, the middleware's
-        /// cost, the SQLite path and the sessions ramp.
+        /// cost and the SQLite path.
         case throughput
+        /// How many live sessions at 60 frames a second it holds, from two
+        /// clients: NIO's (``SessionLoad``) and Python's.
+        case sessions
         /// Reads while 8 clients import.
         case imports
         /// Live sessions' cameras while imports and heavy reads run.
@@ -52,6 +55,7 @@ struct ServerBenchmark {
 
     func run(into report: inout Report) throws {
         if parts.contains(.throughput) { try runThroughput(into: &report) }
+        if parts.contains(.sessions) { try runSessions(into: &report) }
         if parts.contains(.imports) {
             try ServerImportLoad(workspace: workspace, seconds: seconds, bodyBytes: importBytes).run(into: &report)
         }
@@ -74,11 +78,9 @@ struct ServerBenchmark {
             stdoutPath: nearJSON.path, stderrPath: workspace.path("near.stderr").path
         ).run()
         let bodyBytes = try Data(contentsOf: nearJSON).count - 1  // print's newline
-        // Every production middleware on, as `serve` runs by default; the
-        // session cap above the ramp's most, so the ramp measures latency.
+        // Every production middleware on, as `serve` runs by default.
         let server = try ServerProcess(
-            carousel: workspace.carousel, database: database, constantBytes: bodyBytes,
-            log: workspace.path("serve.stderr"), extraArguments: ["--max-sessions", String(max(1000, maxSessions))])
+            carousel: workspace.carousel, database: database, constantBytes: bodyBytes, log: workspace.path("serve.stderr"))
         defer { server.stop() }
         // The server builds its nearest-store snapshot at the first
         // nearest request (answered by SQLite meanwhile): one second of
@@ -134,28 +136,54 @@ struct ServerBenchmark {
 
         try runSQLitePath(database: database, bodyBytes: bodyBytes, randomScript: randomScript, into: &report)
 
+    }
+
+    /// The sessions ramp: sessions double (then bisect) until the p99 of
+    /// frame-to-camera latency passes 50 ms; first from NIO's client, then
+    /// from Python's (`sessions.py`), on a server of their own.
+    func runSessions(into report: inout Report) throws {
+        let database = try workspace.catalog()
+        // The session cap above the ramp's most, so the ramp measures latency.
+        let server = try ServerProcess(
+            carousel: workspace.carousel, database: database, constantBytes: 16,
+            log: workspace.path("serve-sessions.stderr"), extraArguments: ["--max-sessions", String(max(1000, maxSessions))])
+        defer { server.stop() }
+        progress("server: live sessions at 60 fps from NIO's client, \(sessionSeconds) s per step")
+        let load = SessionLoad(port: server.port, path: "/lists/\(workspace.listName)/session", serverPid: server.pid)
+        let (sessions, steps) = try load.ramp(seconds: sessionSeconds, start: min(8, maxSessions), max: maxSessions)
+        report.rows.append(ReportRow(
+            "serve: live sessions at 60 fps, p99 ≤ 50 ms (NIO client)", ours: String(sessions), peer: "—", ratio: "—",
+            target: .atLeast(2000, "2,000"), measured: Double(sessions)))
+        let cpu = steps.compactMap(\.serverMicrosecondsPerFrame)
+        if let least = cpu.min(), let most = cpu.max() {
+            report.rows.append(ReportRow(
+                "serve: server CPU a session frame (NIO client's steps)",
+                ours: String(format: "%.1f–%.1f µs", least, most), peer: "—", ratio: "—"))
+        }
+        report.notes.append("server sessions, NIO client: " + steps.map(\.line).joined(separator: "; "))
+
         guard let python else {
-            report.notes.append("server sessions: skipped (no Python with websockets; run scripts/benchmark, which makes .build-venv)")
+            report.notes.append("server sessions, Python client: skipped (no Python with websockets; run scripts/benchmark, which makes .build-venv)")
             return
         }
-        progress("server: live sessions at 60 fps, \(sessionSeconds) s per step")
+        progress("server: live sessions at 60 fps from Python's client, \(sessionSeconds) s per step")
         let output = workspace.path("sessions.out")
         _ = try MeasuredProcess(
             executable: python,
             arguments: [
                 scriptsFolder.appendingPathComponent("sessions.py").path,
                 server.ws + "/lists/\(workspace.listName)/session", "--seconds", String(sessionSeconds),
-                "--max", String(maxSessions), "--start", String(min(8, maxSessions)),
+                "--max", String(maxSessions), "--start", String(min(8, maxSessions)), "--server-pid", String(server.pid),
             ],
             stdoutPath: output.path, stderrPath: workspace.path("sessions.stderr").path
         ).run()
         let lines = try String(contentsOf: output, encoding: .utf8).split(separator: "\n")
-        guard let last = lines.last, last.hasPrefix("sessions: "), let sessions = Int(last.dropFirst("sessions: ".count)) else {
+        guard let last = lines.last, last.hasPrefix("sessions: "), let pythonSessions = Int(last.dropFirst("sessions: ".count)) else {
             throw BenchError("sessions.py printed no count: \(lines.suffix(3))")
         }
         report.rows.append(ReportRow(
-            "serve: live sessions at 60 fps, p99 ≤ 50 ms", ours: String(sessions), peer: "—", ratio: "—"))
-        report.notes.append("server sessions: " + lines.filter { $0.hasPrefix("step:") }.joined(separator: "; "))
+            "serve: live sessions at 60 fps, p99 ≤ 50 ms (Python client)", ours: String(pythonSessions), peer: "—", ratio: "—"))
+        report.notes.append("server sessions, Python client: " + lines.filter { $0.hasPrefix("step:") }.joined(separator: "; "))
     }
 }
 
