@@ -42,13 +42,13 @@ struct CarouselBench: ParsableCommand {
     @Option(help: "Where the scale benchmark writes its log–log plot (full runs only).")
     var plot = "docs/scale.svg"
 
-    @Option(help: "With the server benchmark: only this part of it (throughput: the routes, the middleware's cost and the sessions; imports: reads while 8 clients import; realtime: live sessions' cameras while imports, clusters and searches run; REALTIME_BASELINE=BIN adds another build's carousel as the peer).")
+    @Option(help: "With the server benchmark: only this part of it (throughput: the routes, the middleware's cost and the SQLite path; sessions: how many live sessions at 60 fps it holds under a 50 ms p99, from a NIO client and then sessions.py; imports: reads while 8 clients import; realtime: live sessions' cameras while imports, clusters and searches run; REALTIME_BASELINE=BIN adds another build's carousel as the peer).")
     var serverPart: ServerBenchmark.Part?
 
     @Option(help: "The server and tiles benchmarks' seconds per wrk (and pgbench) run (default 30; 1 with --smoke).")
     var serverSeconds: Int?
 
-    @Option(help: "A Python with `websockets`, for the server's live-sessions ramp (scripts/benchmark makes one).")
+    @Option(help: "A Python with `websockets`, for the server's realtime part and the Python client of its sessions ramp (scripts/benchmark makes one).")
     var python: String?
 
     @Option(help: "The compiler, as `swift --version` prints it, for the report.")

@@ -4,12 +4,13 @@ import Foundation
 /// connections on `GET /stores/near` of the 234,908-place list against a
 /// route of the same server answering a constant body of the same size
 /// (the framework's ceiling, measured in the same run); p99, errors, the
-/// server's resident memory from the 10th to the last second; then how many
-/// live sessions at 60 frames per second it holds before p99
-/// frame-to-message latency passes 50 ms. Its other part measures reads
-/// while imports run (``ServerImportLoad``).
+/// server's resident memory from the 10th to the last second. Its other
+/// parts: how many live sessions at 60 frames per second it holds before
+/// p99 frame-to-message latency passes 50 ms (``SessionLoad``), reads while
+/// imports run (``ServerImportLoad``) and cameras under load
+/// (``ServerRealtime``).
 struct ServerBenchmark {
-    /// What a run measures: `--server-part`, both unless given.
+    /// What a run measures: `--server-part`, all unless given.
     enum Part: String, CaseIterable {
         /// Requests per second and p99 on each route, the middleware's
         /// cost and the SQLite path.
