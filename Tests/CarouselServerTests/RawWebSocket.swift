@@ -43,14 +43,15 @@ final class RawWebSocket: @unchecked Sendable {
     /// Opens a session of `path` with `extra` headers; its answer is
     /// ``reply`` (101 when it switched). `first` texts are sent right
     /// after the request, before its answer, as a client that does not
-    /// wait would.
+    /// wait would (masked unless told).
     static func open(
-        port: Int, path: String = "/lists/seoul/session", extra: [(String, String)] = [], first: [String] = []
+        port: Int, path: String = "/lists/seoul/session", extra: [(String, String)] = [], first: [String] = [],
+        firstMasked: Bool = true
     ) async throws -> RawWebSocket {
         try await RawHTTP.onThread {
             let fd = try RawHTTP.connect(port: port)
             RawHTTP.send(fd, RawHTTP.upgrade(path, port: port, extra: extra))
-            for text in first { send(fd, frame(opcode: Self.text, Array(text.utf8))) }
+            for text in first { send(fd, frame(opcode: Self.text, Array(text.utf8), masked: firstMasked)) }
             guard let reply = readHead(fd, seconds: 30) else {
                 Glibc.close(fd)
                 throw POSIXError(.ECONNRESET)

@@ -73,6 +73,26 @@ import Testing
         }
     }
 
+    /// A frame sent in the handshake's packet reaches the upgrade from the
+    /// HTTP decoder, not as a frame: unmasked, it closes the connection
+    /// all the same, and no session handles it.
+    @Test func anUnmaskedFrameSentWithTheHandshakeClosesTheConnection() async throws {
+        let fixture = try ServerFixture()
+        try await fixture.application.test(.live) { client in
+            let port = try #require(client.port)
+            let tap = #"{"tapMarker":1}"#
+            if let socket = try? await RawWebSocket.open(port: port, first: [tap], firstMasked: false) {
+                let frames = await socket.frames(until: { _ in false }, seconds: 5)
+                #expect(!frames.contains { $0.text.contains(#""type":"scroll""#) }, "the tap was not handled")
+            }
+            // Masked, the same packet opens a session that answers it.
+            let masked = try await RawWebSocket.open(port: port, first: [tap])
+            #expect(masked.reply.status == 101)
+            let frames = await masked.frames { $0.text.contains(#""type":"scroll""#) }
+            #expect(frames.last?.text.contains(#""type":"scroll""#) == true)
+        }
+    }
+
     @Test func aPingIsTraffic() async throws {
         var options = ServerOptions()
         options.sessionIdleTimeout = .seconds(2)

@@ -67,7 +67,7 @@ final class MalformedRequestHandler: ChannelDuplexHandler, RemovableChannelHandl
     /// field, or is a `CONNECT`).
     private var upgradeAsked = false
     /// An upgrade request has been read: what comes now may be the bytes
-    /// after it (see ``NIOAny/holdsBytes``).
+    /// after it (see ``NIOAny/bytes``).
     private var afterUpgradeRequest = false
 
     init(maxHeaderBytes: Int, maxHeaderFields: Int, refusals: RefusalLog, logger: Logger, frameGuard: SessionFrameGuard? = nil) {
@@ -85,8 +85,9 @@ final class MalformedRequestHandler: ChannelDuplexHandler, RemovableChannelHandl
         // the 101) as bytes, for the upgrade handler to replay. Taken for a
         // request part, they stopped the whole server (a fatal error in
         // NIO's unwrapping), so any client could.
-        if afterUpgradeRequest, data.holdsBytes {
-            context.fireChannelRead(data)
+        if afterUpgradeRequest, let bytes = data.bytes {
+            // Frames: held to a session's rules as later ones are.
+            if frameGuard?.framesBeforeSwitch(bytes) != false { context.fireChannelRead(data) }
             return
         }
         switch unwrapInboundIn(data) {
@@ -250,12 +251,13 @@ final class MalformedRequestHandler: ChannelDuplexHandler, RemovableChannelHandl
 }
 
 extension NIOAny {
-    /// Whether this holds bytes (a `ByteBuffer`) rather than a decoded
-    /// message. NIO has no public way to ask what a `NIOAny` holds, and
-    /// unwrapping it as the wrong type is a fatal error, so its storage is
-    /// looked at by reflection: a microsecond or two, asked only after an
-    /// upgrade request, never on a plain request's path.
-    var holdsBytes: Bool {
-        Mirror(reflecting: self).descendant("_storage", "ioData") != nil
+    /// The bytes this holds, when it holds a `ByteBuffer` rather than a
+    /// decoded message. NIO has no public way to ask what a `NIOAny`
+    /// holds, and unwrapping it as the wrong type is a fatal error, so its
+    /// storage is looked at by reflection: a microsecond or two, asked only
+    /// after an upgrade request, never on a plain request's path.
+    var bytes: ByteBuffer? {
+        guard case .byteBuffer(let bytes)? = Mirror(reflecting: self).descendant("_storage", "ioData") as? IOData else { return nil }
+        return bytes
     }
 }

@@ -13,8 +13,10 @@ import NIOCore
 /// It sits before the HTTP decoder and passes bytes through untouched
 /// until ``MalformedRequestHandler`` sees the 101 go out
 /// (``switchedToWebSocket()``); then the HTTP handlers leave and what
-/// passes are frames. Only headers are read: a payload is skipped by its
-/// length, never copied.
+/// passes are frames. What a client sent after its upgrade request before
+/// that (its first frames, in the handshake's packet) passed as HTTP; the
+/// handler hands those bytes here (``framesBeforeSwitch(_:)``). Only
+/// headers are read: a payload is skipped by its length, never copied.
 final class SessionFrameGuard: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer
@@ -66,7 +68,34 @@ final class SessionFrameGuard: ChannelInboundHandler, RemovableChannelHandler {
             return
         }
         guard !closing else { return }
-        let bytes = unwrapInboundIn(data)
+        if let broken = scan(unwrapInboundIn(data)) {
+            close(context: context, code: broken.code, reason: broken.reason)
+            return
+        }
+        context.fireChannelRead(data)
+    }
+
+    /// Bytes the client sent after its upgrade request and before the 101
+    /// went out (its first frames, in the handshake's packet): they passed
+    /// here as HTTP and reach the upgrade from the HTTP decoder as it leaves,
+    /// through ``MalformedRequestHandler``, which hands them here. Their
+    /// frames are held to the same rules; false when one broke them: the
+    /// connection is closed, without a close frame (the HTTP encoder is
+    /// still in place, and no 101 has gone out), and they go no further.
+    func framesBeforeSwitch(_ bytes: ByteBuffer) -> Bool {
+        guard let context, !closing else { return false }
+        guard scan(bytes) == nil else {
+            closing = true
+            context.close(promise: nil)
+            return false
+        }
+        return true
+    }
+
+    /// Reads the frame headers in `bytes`, carrying a header or payload
+    /// cut between reads over to the next; the close code and reason when
+    /// a frame broke a rule.
+    private func scan(_ bytes: ByteBuffer) -> (code: UInt16, reason: String)? {
         var index = bytes.readerIndex
         let end = bytes.writerIndex
         while index < end {
@@ -80,15 +109,12 @@ final class SessionFrameGuard: ChannelInboundHandler, RemovableChannelHandler {
             index += 1
             guard let length = Self.headerLength(header), header.count == length else { continue }
             // RFC 6455 §5.2: the MASK bit is the top bit of the second byte.
-            guard header[1] & 0x80 != 0 else {
-                close(context: context, code: 1002, reason: "client frames must be masked")
-                return
-            }
+            guard header[1] & 0x80 != 0 else { return (1002, "client frames must be masked") }
             payloadLeft = Self.payloadLength(header)
             header.removeAll(keepingCapacity: true)
             lastTraffic = .now()
         }
-        context.fireChannelRead(data)
+        return nil
     }
 
     /// The whole header's length once its first two bytes are known:
