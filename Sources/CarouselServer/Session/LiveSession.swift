@@ -40,8 +40,8 @@ import StoreCatalog
 final class LiveSession: Sendable {
     /// What the session's task handles, in the order it came.
     private enum Event: Sendable {
-        /// A client's message.
-        case message(String)
+        /// A client's message, parsed (or why it could not be).
+        case message(Result<SessionInput, SessionInputError>)
         /// The debounce's timer fell due.
         case due(@Sendable () -> Void)
         /// A look at the list; the answer is whether it is gone.
@@ -198,10 +198,10 @@ final class LiveSession: Sendable {
 
     private func handle(_ event: Event) async {
         switch event {
-        case .message(let text):
+        case .message(let input):
             guard !isClosed else { return }
             do {
-                try await handle(try SessionInput(text: text))
+                try await handle(try input.get())
                 settleCommandedScroll()
             } catch {
                 sendBadMessage(error)
@@ -229,7 +229,14 @@ final class LiveSession: Sendable {
     /// no task switch. Every other message, and an offset while anything
     /// is unhandled, queues behind what came before.
     func receive(_ text: String) {
-        if executor?.isCurrent == true, case .offset(let offset)? = try? SessionInput(text: text), queue.takeIfIdle() {
+        receive(Result { () throws(SessionInputError) in try SessionInput(text: text) })
+    }
+
+    /// Handles one client message parsed by the caller (the server's rate
+    /// limit reads it first), as ``receive(_:)-(String)`` does: each message
+    /// is parsed once.
+    func receive(_ input: Result<SessionInput, SessionInputError>) {
+        if executor?.isCurrent == true, case .success(.offset(let offset)) = input, queue.takeIfIdle() {
             defer { queue.handled() }
             guard !isClosed else { return }
             do {
@@ -241,7 +248,7 @@ final class LiveSession: Sendable {
             }
             return
         }
-        queue.enqueue(.message(text))
+        queue.enqueue(.message(input))
     }
 
     /// Looks whether the list changed, after what came before (reloading

@@ -59,18 +59,18 @@ struct SessionRoute {
             }
             let client = context.requestContext.clientAddress
             @Sendable func received(_ message: SessionFrameReader.Message) {
-                if case .text(let text) = message, let limiter = Self.limiter(of: text, requests: requestLimiter, offsets: offsetLimiter),
-                    limiter.take(for: client) != nil
-                {
+                guard case .text(let text) = message else {
+                    return writer.send(LiveSession.errorLine("bad_message", "send text frames of JSON"))
+                }
+                // Parsed once, here: the rate limit reads what it is.
+                let input = Result { () throws(SessionInputError) in try SessionInput(text: text) }
+                if let limiter = Self.limiter(of: input, requests: requestLimiter, offsets: offsetLimiter), limiter.take(for: client) != nil {
                     writer.send(
                         LiveSession.errorLine(
                             "rate_limited", "over \(Int(limiter.rate)) of these a second from this client; this one was not run"))
                     return
                 }
-                switch message {
-                case .text(let text): session.receive(text)
-                case .binary: writer.send(LiveSession.errorLine("bad_message", "send text frames of JSON"))
-                }
+                session.receive(input)
             }
             // The session's messages come straight off the connection
             // (``SessionFrameReader``, after the frame decoder) and its
@@ -131,12 +131,12 @@ struct SessionRoute {
         }
     }
 
-    /// The bucket a message takes from: offsets their own, the rest the
-    /// client's requests'; nil when there is no limit. (Parsed here as
-    /// well as in the session, only when a limit is set: a few µs.)
-    static func limiter(of text: String, requests: RateLimiter?, offsets: RateLimiter?) -> RateLimiter? {
+    /// The bucket a message takes from: offsets their own, the rest (a
+    /// message that is not JSON too) the client's requests'; nil when
+    /// there is no limit.
+    static func limiter(of input: Result<SessionInput, SessionInputError>, requests: RateLimiter?, offsets: RateLimiter?) -> RateLimiter? {
         guard requests != nil || offsets != nil else { return nil }
-        if case .offset? = try? SessionInput(text: text) { return offsets }
+        if case .success(.offset) = input { return offsets }
         return requests
     }
 
