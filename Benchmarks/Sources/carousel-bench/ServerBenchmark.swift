@@ -140,10 +140,21 @@ struct ServerBenchmark {
     }
 
     /// The sessions ramp: sessions double (then bisect) until the p99 of
-    /// frame-to-camera latency passes 50 ms; first from NIO's client, then
-    /// from Python's (`sessions.py`), on a server of their own.
+    /// frame-to-camera latency passes 50 ms; first against the floor
+    /// (``SessionFloor``) from NIO's client, then against our server from
+    /// NIO's client and from Python's (`sessions.py`).
     func runSessions(into report: inout Report) throws {
         let database = try workspace.catalog()
+        progress("server: the floor (session-floor.c), live sessions at 60 fps from NIO's client, \(sessionSeconds) s per step")
+        let floor = try SessionFloor(source: scriptsFolder.appendingPathComponent("session-floor.c"), binary: workspace.path("session-floor"))
+        let floorLoad = SessionLoad(port: floor.port, path: "/lists/\(workspace.listName)/session", serverPid: floor.pid)
+        let floorRamp: (sessions: Int, steps: [SessionLoad.Step])
+        do {
+            defer { floor.stop() }
+            floorRamp = try floorLoad.ramp(seconds: sessionSeconds, start: min(8, maxSessions), max: maxSessions)
+        }
+        report.notes.append("server sessions, the floor (session-floor.c), NIO client: " + floorRamp.steps.map(\.line).joined(separator: "; "))
+
         // The session cap above the ramp's most, so the ramp measures latency.
         let server = try ServerProcess(
             carousel: workspace.carousel, database: database, constantBytes: 16,
@@ -153,13 +164,20 @@ struct ServerBenchmark {
         let load = SessionLoad(port: server.port, path: "/lists/\(workspace.listName)/session", serverPid: server.pid)
         let (sessions, steps) = try load.ramp(seconds: sessionSeconds, start: min(8, maxSessions), max: maxSessions)
         report.rows.append(ReportRow(
-            "serve: live sessions at 60 fps, p99 ≤ 50 ms (NIO client)", ours: String(sessions), peer: "—", ratio: "—",
+            "serve: live sessions at 60 fps, p99 ≤ 50 ms (NIO client)", ours: String(sessions),
+            peer: "\(floorRamp.sessions) (the floor)",
+            ratio: floorRamp.sessions > 0 ? String(format: "%.2f×", Double(sessions) / Double(floorRamp.sessions)) : "—",
             target: .atLeast(2000, "2,000"), measured: Double(sessions)))
         let cpu = steps.compactMap(\.serverMicrosecondsPerFrame)
+        let floorCPU = floorRamp.steps.compactMap(\.serverMicrosecondsPerFrame)
         if let least = cpu.min(), let most = cpu.max() {
+            var peer = "—"
+            if let floorLeast = floorCPU.min(), let floorMost = floorCPU.max() {
+                peer = String(format: "%.1f–%.1f µs (the floor)", floorLeast, floorMost)
+            }
             report.rows.append(ReportRow(
                 "serve: server CPU a session frame (NIO client's steps)",
-                ours: String(format: "%.1f–%.1f µs", least, most), peer: "—", ratio: "—"))
+                ours: String(format: "%.1f–%.1f µs", least, most), peer: peer, ratio: "—"))
         }
         report.notes.append("server sessions, NIO client: " + steps.map(\.line).joined(separator: "; "))
 
