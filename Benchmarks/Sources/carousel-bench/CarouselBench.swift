@@ -42,7 +42,7 @@ struct CarouselBench: ParsableCommand {
     @Option(help: "Where the scale benchmark writes its log–log plot (full runs only).")
     var plot = "docs/scale.svg"
 
-    @Option(help: "With the server benchmark: only this part of it (throughput: the routes, the middleware's cost and the SQLite path; sessions: how many live sessions at 60 fps it holds under a 50 ms p99, from a NIO client and then sessions.py; imports: reads while 8 clients import; realtime: live sessions' cameras while imports, clusters and searches run; REALTIME_BASELINE=BIN adds another build's carousel as the peer).")
+    @Option(help: "With the server benchmark: only this part of it (throughput: the routes, the middleware's cost and the SQLite path; sessions: how many live sessions at 60 fps it holds under a 50 ms p99, beside a floor server that does nothing else (session-floor.c), from a C client (session-load.c), a NIO client and sessions.py; imports: reads while 8 clients import; realtime: live sessions' cameras while imports, clusters and searches run; REALTIME_BASELINE=BIN adds another build's carousel as the peer).")
     var serverPart: ServerBenchmark.Part?
 
     @Option(help: "The server and tiles benchmarks' seconds per wrk (and pgbench) run (default 30; 1 with --smoke).")

@@ -36,6 +36,8 @@ enum Format {
 
     /// Events per second, in millions or thousands.
     static func rate(_ perSecond: Double) -> String {
-        perSecond >= 1e6 ? String(format: "%.2f M/s", perSecond / 1e6) : String(format: "%.0f k/s", perSecond / 1e3)
+        if perSecond >= 1e6 { return String(format: "%.2f M/s", perSecond / 1e6) }
+        // A tenth below 10 k/s: 3.5 and 4.4 k/s are the difference a ratio to a peer turns on.
+        return String(format: perSecond < 1e4 ? "%.1f k/s" : "%.0f k/s", perSecond / 1e3)
     }
 }

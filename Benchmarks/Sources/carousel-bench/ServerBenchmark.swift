@@ -6,7 +6,7 @@ import Foundation
 /// (the framework's ceiling, measured in the same run); p99, errors, the
 /// server's resident memory from the 10th to the last second. Its other
 /// parts: how many live sessions at 60 frames per second it holds before
-/// p99 frame-to-message latency passes 50 ms (``SessionLoad``), reads while
+/// p99 frame-to-message latency passes 50 ms (``SessionRamp``), reads while
 /// imports run (``ServerImportLoad``) and cameras under load
 /// (``ServerRealtime``).
 struct ServerBenchmark {
@@ -15,8 +15,10 @@ struct ServerBenchmark {
         /// Requests per second and p99 on each route, the middleware's
         /// cost and the SQLite path.
         case throughput
-        /// How many live sessions at 60 frames a second it holds, from two
-        /// clients: NIO's (``SessionLoad``) and Python's.
+        /// How many live sessions at 60 frames a second it holds, beside
+        /// what a server that does nothing else holds (``SessionFloor``),
+        /// from three clients: C's (``SessionLoadProgram``), NIO's
+        /// (``SessionLoad``) and Python's.
         case sessions
         /// Reads while 8 clients import.
         case imports
@@ -140,31 +142,37 @@ struct ServerBenchmark {
     }
 
     /// The sessions ramp: sessions double (then bisect) until the p99 of
-    /// frame-to-camera latency passes 50 ms; first against the floor
-    /// (``SessionFloor``) from NIO's client, then against our server from
-    /// NIO's client and from Python's (`sessions.py`).
+    /// frame-to-camera latency passes 50 ms. First the floor
+    /// (``SessionFloor``), then our server, both from the C client
+    /// (``SessionLoadProgram``); then our server from NIO's client
+    /// (``SessionLoad``) and from Python's (`sessions.py`).
     func runSessions(into report: inout Report) throws {
         let database = try workspace.catalog()
-        progress("server: the floor (session-floor.c), live sessions at 60 fps from NIO's client, \(sessionSeconds) s per step")
+        let path = "/lists/\(workspace.listName)/session"
+        let client = workspace.path("session-load")
+        try SessionLoadProgram.build(source: scriptsFolder.appendingPathComponent("session-load.c"), binary: client)
+        let start = min(8, maxSessions)
+
+        progress("server: the floor (session-floor.c), live sessions at 60 fps from session-load.c, \(sessionSeconds) s per step")
         let floor = try SessionFloor(source: scriptsFolder.appendingPathComponent("session-floor.c"), binary: workspace.path("session-floor"))
-        let floorLoad = SessionLoad(port: floor.port, path: "/lists/\(workspace.listName)/session", serverPid: floor.pid)
-        let floorRamp: (sessions: Int, steps: [SessionLoad.Step])
+        let floorRamp: (sessions: Int, steps: [SessionRamp.Step])
         do {
             defer { floor.stop() }
-            floorRamp = try floorLoad.ramp(seconds: sessionSeconds, start: min(8, maxSessions), max: maxSessions)
+            let load = SessionLoadProgram(binary: client, port: floor.port, path: path, serverPid: floor.pid)
+            floorRamp = try SessionRamp.run(start: start, max: maxSessions) { try load.step(sessions: $0, seconds: sessionSeconds) }
         }
-        report.notes.append("server sessions, the floor (session-floor.c), NIO client: " + floorRamp.steps.map(\.line).joined(separator: "; "))
+        report.notes.append("server sessions, the floor (session-floor.c) from session-load.c: " + floorRamp.steps.map(\.line).joined(separator: "; "))
 
         // The session cap above the ramp's most, so the ramp measures latency.
         let server = try ServerProcess(
             carousel: workspace.carousel, database: database, constantBytes: 16,
             log: workspace.path("serve-sessions.stderr"), extraArguments: ["--max-sessions", String(max(1000, maxSessions))])
         defer { server.stop() }
-        progress("server: live sessions at 60 fps from NIO's client, \(sessionSeconds) s per step")
-        let load = SessionLoad(port: server.port, path: "/lists/\(workspace.listName)/session", serverPid: server.pid)
-        let (sessions, steps) = try load.ramp(seconds: sessionSeconds, start: min(8, maxSessions), max: maxSessions)
+        progress("server: live sessions at 60 fps from session-load.c, \(sessionSeconds) s per step")
+        let load = SessionLoadProgram(binary: client, port: server.port, path: path, serverPid: server.pid)
+        let (sessions, steps) = try SessionRamp.run(start: start, max: maxSessions) { try load.step(sessions: $0, seconds: sessionSeconds) }
         report.rows.append(ReportRow(
-            "serve: live sessions at 60 fps, p99 ≤ 50 ms (NIO client)", ours: String(sessions),
+            "serve: live sessions at 60 fps, p99 ≤ 50 ms (C client)", ours: String(sessions),
             peer: "\(floorRamp.sessions) (the floor)",
             ratio: floorRamp.sessions > 0 ? String(format: "%.2f×", Double(sessions) / Double(floorRamp.sessions)) : "—",
             target: .atLeast(2000, "2,000"), measured: Double(sessions)))
@@ -176,10 +184,17 @@ struct ServerBenchmark {
                 peer = String(format: "%.1f–%.1f µs (the floor)", floorLeast, floorMost)
             }
             report.rows.append(ReportRow(
-                "serve: server CPU a session frame (NIO client's steps)",
+                "serve: server CPU a session frame (C client's steps)",
                 ours: String(format: "%.1f–%.1f µs", least, most), peer: peer, ratio: "—"))
         }
-        report.notes.append("server sessions, NIO client: " + steps.map(\.line).joined(separator: "; "))
+        report.notes.append("server sessions, session-load.c: " + steps.map(\.line).joined(separator: "; "))
+
+        progress("server: live sessions at 60 fps from NIO's client, \(sessionSeconds) s per step")
+        let nio = SessionLoad(port: server.port, path: path, serverPid: server.pid)
+        let nioRamp = try SessionRamp.run(start: start, max: maxSessions) { try nio.step(sessions: $0, seconds: sessionSeconds) }
+        report.rows.append(ReportRow(
+            "serve: live sessions at 60 fps, p99 ≤ 50 ms (NIO client)", ours: String(nioRamp.sessions), peer: "—", ratio: "—"))
+        report.notes.append("server sessions, NIO client: " + nioRamp.steps.map(\.line).joined(separator: "; "))
 
         guard let python else {
             report.notes.append("server sessions, Python client: skipped (no Python with websockets; run scripts/benchmark, which makes .build-venv)")

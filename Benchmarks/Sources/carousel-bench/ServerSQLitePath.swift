@@ -15,6 +15,7 @@ extension ServerBenchmark {
     /// queue behind each other, so their latency has no bound.
     func runSQLitePath(database: URL, bodyBytes: Int, randomScript: URL, into report: inout Report) throws {
         var runs: [(clients: Int, run: Wrk)] = []
+        var floor: Wrk?
         do {
             let server = try ServerProcess(
                 carousel: workspace.carousel, database: database, constantBytes: bodyBytes,
@@ -26,8 +27,21 @@ extension ServerBenchmark {
                 if run.errors > 0 { throw BenchError("the SQLite path answered \(run.errors) errors") }
                 runs.append((clients, run))
             }
+            // The floor of HTTP at one connection: a fixed body of the near
+            // answer's size, which touches no catalog and no lane. What a
+            // lone client's nearest search can reach at most here.
+            progress("server: wrk \(seconds) s on /constant, 1 connection (the floor of HTTP)")
+            floor = try Wrk.run(url: server.base + "/constant", seconds: seconds, connections: 1, samplingRSSOf: nil)
         }
         let peer = try postgisKNN()
+        if let floor {
+            let pgbench = peer?[1]
+            report.rows.append(ReportRow(
+                "serve: GET /constant, 1 conn. (the floor of HTTP): req/s vs PostGIS KNN",
+                ours: "\(Format.rate(floor.requestsPerSecond)) (p50 \(Format.milliseconds(floor.p50Milliseconds)))",
+                peer: pgbench.map { "\(Format.rate($0)) (pgbench)" } ?? "—",
+                ratio: pgbench.map { String(format: "%.2f×", floor.requestsPerSecond / $0) } ?? "—"))
+        }
         for (clients, run) in runs {
             let label = "serve, SQLite path, random points, \(clients) conn."
             if clients == 1 {

@@ -11,33 +11,17 @@ import NIOPosix
 /// and 0, so that every frame is answered at once by a camera and a
 /// marker; the latency is from sending a frame to reading its camera.
 ///
-/// Why a second client: the server and its client share this machine's two
-/// cores, and Python's asyncio spent about 47 µs of CPU a frame to the
-/// server's 32–37 (`/usr/bin/time` around `sessions.py --once 160`), so the
-/// Python ramp measured the client as much as the server.
+/// The ramp's main client is now C's (``SessionLoadProgram``): this one
+/// costs the machine about 26 µs of CPU a frame on its one thread and holds
+/// at most about 640 sessions against a server that does nothing else
+/// (``SessionFloor``), so it measures itself past that. It stays beside the
+/// C client as the client a Swift team would write; Python's asyncio
+/// (`sessions.py`) spends about 47 µs a frame.
 final class SessionLoad {
     static let layout = #"{"layout":{"viewport":390,"itemLength":300,"spacing":12,"behavior":"groupPagingCentered","debounceMs":0}}"#
     /// Card 0's offset, then card 1's: the first frame sent is the second.
     static let frames = [#"{"offset":0}"#, #"{"offset":312}"#]
     static let frameInterval = TimeAmount.nanoseconds(1_000_000_000 / 60)
-
-    struct Step {
-        var sessions: Int
-        /// Frames sent.
-        var frames: Int
-        /// Frame-to-camera latency, a frame never answered counting as
-        /// infinite.
-        var p99Milliseconds: Double
-        /// The server's CPU (user + system) over the step, per frame sent;
-        /// nil without its pid.
-        var serverMicrosecondsPerFrame: Double?
-
-        var line: String {
-            var text = "step: \(sessions) sessions, \(frames) frames, p99 \(String(format: "%.1f", p99Milliseconds)) ms"
-            if let cpu = serverMicrosecondsPerFrame { text += String(format: ", server CPU %.1f us a frame", cpu) }
-            return text
-        }
-    }
 
     let host: String
     let port: Int
@@ -56,32 +40,8 @@ final class SessionLoad {
         try? group.syncShutdownGracefully()
     }
 
-    /// Doubles the sessions from `start` (then bisects) until p99 passes
-    /// `boundMilliseconds`, at most `max`; the most that met the bound
-    /// (0 if none did) and every step.
-    func ramp(boundMilliseconds: Double = 50, seconds: Double, start: Int, max: Int) throws -> (sessions: Int, steps: [Step]) {
-        var good = 0
-        var bad: Int?
-        var count = Swift.max(1, Swift.min(start, max))
-        var steps: [Step] = []
-        for _ in 0..<16 {  // bounded: doubling, then bisecting
-            let step = try self.step(sessions: count, seconds: seconds)
-            steps.append(step)
-            progress("server: " + step.line)
-            if step.p99Milliseconds <= boundMilliseconds { good = count } else { bad = count }
-            if let bad {
-                if bad - good <= Swift.max(1, good / 8) { break }
-                count = (good + bad) / 2
-            } else {
-                if count >= max { break }
-                count = Swift.min(count * 2, max)
-            }
-        }
-        return (good, steps)
-    }
-
     /// `sessions` sessions, connected and loaded, then `seconds` of frames.
-    func step(sessions: Int, seconds: Double) throws -> Step {
+    func step(sessions: Int, seconds: Double) throws -> SessionRamp.Step {
         let loop = group.next()
         let clients = (0..<sessions).map { _ in SessionClient(host: host, port: port, path: path, loop: loop) }
         defer {
@@ -97,7 +57,7 @@ final class SessionLoad {
             }
             try EventLoopFuture.andAllSucceed(ready, on: loop).wait()
         }
-        let cpuBefore = serverPid.map(Self.cpuSeconds)
+        let cpuBefore = serverPid.map(SessionRamp.cpuSeconds)
         let start = NIODeadline.now()
         let end = start + .nanoseconds(Int64(seconds * 1e9))
         // One timer for every session's frame of a tick: a timer a session
@@ -105,7 +65,7 @@ final class SessionLoad {
         try loop.submit { Self.tick(clients, at: start, until: end, on: loop) }.wait()
         // Until every frame's last answer could have come.
         Thread.sleep(until: Date(timeIntervalSinceNow: seconds + 0.2))
-        let cpuAfter = serverPid.map(Self.cpuSeconds)
+        let cpuAfter = serverPid.map(SessionRamp.cpuSeconds)
         let (latencies, frames) = try loop.submit {
             clients.reduce(into: ([Double](), 0)) { total, client in
                 total.0 += client.latencies
@@ -115,9 +75,8 @@ final class SessionLoad {
         }.wait()
         let sorted = latencies.sorted()
         let p99 = sorted.isEmpty ? .infinity : sorted[Swift.min(sorted.count - 1, Int(0.99 * Double(sorted.count)))] * 1000
-        var cpu: Double?
-        if let before = cpuBefore ?? nil, let after = cpuAfter ?? nil, frames > 0 { cpu = (after - before) / Double(frames) * 1e6 }
-        return Step(sessions: sessions, frames: frames, p99Milliseconds: p99, serverMicrosecondsPerFrame: cpu)
+        let cpu = SessionRamp.microsecondsPerFrame(before: cpuBefore ?? nil, after: cpuAfter ?? nil, frames: frames)
+        return SessionRamp.Step(sessions: sessions, frames: frames, p99Milliseconds: p99, serverMicrosecondsPerFrame: cpu)
     }
 
     /// Each client sends its frame at `deadline`, and again every 1/60 s
@@ -131,16 +90,6 @@ final class SessionLoad {
         }
     }
 
-    /// A process's user + system CPU seconds so far, from /proc/PID/stat
-    /// (fields 14 and 15, after the command's closing parenthesis).
-    static func cpuSeconds(of pid: Int32) -> Double? {
-        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-            let close = stat.lastIndex(of: ")")
-        else { return nil }
-        let fields = stat[stat.index(after: close)...].split(separator: " ")
-        guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
-        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
-    }
 }
 
 /// One live session's client: the handshake, the layout, then frames.
