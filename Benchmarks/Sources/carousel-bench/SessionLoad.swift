@@ -11,12 +11,12 @@ import NIOPosix
 /// and 0, so that every frame is answered at once by a camera and a
 /// marker; the latency is from sending a frame to reading its camera.
 ///
-/// The ramp's main client is now C's (``SessionLoadProgram``): this one
-/// costs the machine about 26 µs of CPU a frame on its one thread and holds
-/// at most about 640 sessions against a server that does nothing else
-/// (``SessionFloor``), so it measures itself past that. It stays beside the
-/// C client as the client a Swift team would write; Python's asyncio
-/// (`sessions.py`) spends about 47 µs a frame.
+/// The ramp's main client is C's (``SessionLoadProgram``): against a
+/// server that does nothing else (``SessionFloor``) this one held 640
+/// sessions, the C client 1,408 (2026-11-29), so past about 600 it measures
+/// itself. It stays beside the C client as the client a Swift team would
+/// write; Python's asyncio (`sessions.py`) spends about 47 µs of CPU a
+/// frame.
 final class SessionLoad {
     static let layout = #"{"layout":{"viewport":390,"itemLength":300,"spacing":12,"behavior":"groupPagingCentered","debounceMs":0}}"#
     /// Card 0's offset, then card 1's: the first frame sent is the second.
