@@ -16,7 +16,10 @@
  * masked once (RFC 6455 §5.3: a client's frames are masked; the key is
  * fixed, as the server only checks that there is one).
  *
- * Prints one line: "frames N unanswered U p99 MS".
+ * Prints one line: "frames N unanswered U p99 MS client US", US being
+ * the client's own CPU (user + system, getrusage) from the first frame to
+ * the last answer, a frame: what the machine's cores give the client
+ * rather than the server.
  *
  * Build: cc -O2 -o session-load session-load.c
  * Run:   session-load PORT PATH SESSIONS SECONDS
@@ -32,6 +35,7 @@
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/resource.h>
+#include <sys/time.h>
 #include <sys/socket.h>
 #include <sys/timerfd.h>
 #include <time.h>
@@ -125,6 +129,13 @@ static int read_session(struct session *s) {
     return 0;
 }
 
+static double cpu_seconds(void) {
+    struct rusage usage;
+    getrusage(RUSAGE_SELF, &usage);
+    return (double)usage.ru_utime.tv_sec + (double)usage.ru_utime.tv_usec / 1e6 + (double)usage.ru_stime.tv_sec +
+           (double)usage.ru_stime.tv_usec / 1e6;
+}
+
 static int compare(const void *a, const void *b) {
     double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);
@@ -204,6 +215,7 @@ int main(int argc, char **argv) {
     struct epoll_event timer_event = {.events = EPOLLIN, .data.ptr = NULL};
     epoll_ctl(epoll, EPOLL_CTL_ADD, timer, &timer_event);
     swiping = 1;
+    double cpu_start = cpu_seconds();
     long ticks_due = (long)(seconds * 60), ticks = 0;
     size_t sent = 0, overrun = 0;
     double end = 0;
@@ -240,6 +252,7 @@ int main(int argc, char **argv) {
             }
         }
     }
+    double cpu = cpu_seconds() - cpu_start;
     size_t unanswered = overrun;
     for (long i = 0; i < count; i++) unanswered += sessions[i].pending_count;
     qsort(latencies, latency_count, sizeof *latencies, compare);
@@ -248,9 +261,10 @@ int main(int argc, char **argv) {
     if (rank >= total) rank = total - 1;
     /* Unanswered frames sort last, as infinite. */
     if (total == 0 || rank >= latency_count) {
-        printf("frames %zu unanswered %zu p99 inf\n", sent, unanswered);
+        printf("frames %zu unanswered %zu p99 inf", sent, unanswered);
     } else {
-        printf("frames %zu unanswered %zu p99 %.3f\n", sent, unanswered, latencies[rank] * 1000);
+        printf("frames %zu unanswered %zu p99 %.3f", sent, unanswered, latencies[rank] * 1000);
     }
+    printf(" client %.1f\n", sent ? cpu / (double)sent * 1e6 : 0.0);
     return 0;
 }

@@ -187,6 +187,15 @@ struct ServerBenchmark {
                 "serve: server CPU a session frame (C client's steps)",
                 ours: String(format: "%.1f–%.1f µs", least, most), peer: peer, ratio: "—"))
         }
+        let clientCPU = steps.compactMap(\.clientMicrosecondsPerFrame)
+        if let least = clientCPU.min(), let most = clientCPU.max() {
+            let floorClient = floorRamp.steps.compactMap(\.clientMicrosecondsPerFrame)
+            report.rows.append(ReportRow(
+                "serve: the C client's own CPU a session frame (its steps)",
+                ours: String(format: "%.1f–%.1f µs", least, most),
+                peer: floorClient.min().flatMap { low in floorClient.max().map { String(format: "%.1f–%.1f µs (the floor's)", low, $0) } } ?? "—",
+                ratio: "—"))
+        }
         report.notes.append("server sessions, session-load.c: " + steps.map(\.line).joined(separator: "; "))
 
         progress("server: live sessions at 60 fps from NIO's client, \(sessionSeconds) s per step")

@@ -13,7 +13,7 @@ import NIOPosix
 ///
 /// The ramp's main client is C's (``SessionLoadProgram``): against a
 /// server that does nothing else (``SessionFloor``) this one held 640
-/// sessions, the C client 1,408 (2026-11-29), so past about 600 it measures
+/// sessions, the C client 1,408–1,536 (2026-11-29), so past about 600 it measures
 /// itself. It stays beside the C client as the client a Swift team would
 /// write; Python's asyncio (`sessions.py`) spends about 47 µs of CPU a
 /// frame.

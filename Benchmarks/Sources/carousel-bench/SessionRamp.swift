@@ -15,10 +15,13 @@ enum SessionRamp {
         /// The server's CPU (user + system) over the step, per frame sent;
         /// nil without its pid.
         var serverMicrosecondsPerFrame: Double?
+        /// The client's own, when it reports it (the C client).
+        var clientMicrosecondsPerFrame: Double? = nil
 
         var line: String {
             var text = "step: \(sessions) sessions, \(frames) frames, p99 \(String(format: "%.1f", p99Milliseconds)) ms"
             if let cpu = serverMicrosecondsPerFrame { text += String(format: ", server CPU %.1f us a frame", cpu) }
+            if let cpu = clientMicrosecondsPerFrame { text += String(format: ", client CPU %.1f us a frame", cpu) }
             return text
         }
     }
