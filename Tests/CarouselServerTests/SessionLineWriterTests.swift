@@ -5,25 +5,55 @@ import Testing
 
 @testable import CarouselServer
 
-/// A session's lines on its connection: text frames, one flush per turn
-/// of the loop, the newest kept while the client does not read.
+/// A session's lines on its connection: text frames it encodes itself,
+/// one flush per turn of the loop, the newest kept while the client does
+/// not read.
 @Suite struct SessionLineWriterTests {
-    /// A writer at the end of an embedded channel's pipeline.
+    /// A writer before the frame encoder of an embedded channel's
+    /// pipeline, as a session's connection has it.
     func makeWriter() throws -> (EmbeddedChannel, SessionLineWriter) {
         let channel = EmbeddedChannel()
+        try channel.pipeline.syncOperations.addHandler(WebSocketFrameEncoder())
         let writer = SessionLineWriter(channel: channel)
-        try channel.pipeline.syncOperations.addHandler(writer)
+        try writer.install(in: channel.pipeline.syncOperations)
         return (channel, writer)
     }
 
-    /// The text of the frames flushed so far.
-    func flushedTexts(_ channel: EmbeddedChannel) throws -> [String] {
-        var texts: [String] = []
-        while let frame = try channel.readOutbound(as: WebSocketFrame.self) {
-            #expect(frame.opcode == .text && frame.fin && frame.maskKey == nil)
-            texts.append(String(buffer: frame.unmaskedData))
+    /// The frames flushed so far, whole and in order, decoded from the
+    /// bytes by RFC 6455 §5.2 (a server's frames: unmasked).
+    func flushedFrames(_ channel: EmbeddedChannel) throws -> [(opcode: UInt8, text: String)] {
+        var bytes = ByteBuffer()
+        while var part = try channel.readOutbound(as: ByteBuffer.self) { bytes.writeBuffer(&part) }
+        var frames: [(opcode: UInt8, text: String)] = []
+        while bytes.readableBytes > 0 {
+            let first = bytes.readInteger(as: UInt8.self)
+            let readSecond = bytes.readInteger(as: UInt8.self)
+            let second = try #require(readSecond)
+            let opcode = try #require(first) & 0x0F
+            #expect(first.map { $0 & 0x80 != 0 } == true, "final")
+            #expect(second & 0x80 == 0, "unmasked")
+            var length = Int(second & 0x7F)
+            if length == 126 {
+                let extended = bytes.readInteger(as: UInt16.self)
+                length = Int(try #require(extended))
+                #expect(length >= 126, "the fewest bytes")
+            } else if length == 127 {
+                let extended = bytes.readInteger(as: UInt64.self)
+                length = Int(try #require(extended))
+                #expect(length > 0xFFFF, "the fewest bytes")
+            }
+            let text = bytes.readString(length: length)
+            frames.append((opcode, try #require(text)))
         }
-        return texts
+        return frames
+    }
+
+    /// The text of the text frames flushed so far.
+    func flushedTexts(_ channel: EmbeddedChannel) throws -> [String] {
+        try flushedFrames(channel).map { frame in
+            #expect(frame.opcode == 0x1)
+            return frame.text
+        }
     }
 
     /// Sends `line`, lets the loop turn, and returns what was flushed.
@@ -84,5 +114,26 @@ import Testing
         channel.pipeline.fireChannelWritabilityChanged()
         channel.embeddedEventLoop.run()
         #expect(try flushedTexts(channel) == [])
+    }
+
+    @Test(arguments: [0, 125, 126, 65_535, 65_536])
+    func aLineOfAnyLengthIsOneFrameWithItsLengthInTheFewestBytes(length: Int) throws {
+        let (channel, writer) = try makeWriter()
+        let line = String(repeating: "é", count: length / 2) + String(repeating: "a", count: length % 2)
+        #expect(line.utf8.count == length)
+        #expect(try flushed(after: line, by: writer, on: channel) == [line])
+    }
+
+    @Test func whatTheLibraryWritesPassesThroughTheEncoderInOrder() throws {
+        let (channel, writer) = try makeWriter()
+        writer.send("camera")
+        // A pong, as the WebSocket library writes it: from the tail,
+        // through the encoder, then past the writer untouched.
+        channel.write(WebSocketFrame(fin: true, opcode: .pong, data: ByteBuffer(string: "p")), promise: nil)
+        writer.send("marker")
+        channel.embeddedEventLoop.run()
+        let frames = try flushedFrames(channel)
+        #expect(frames.map(\.opcode) == [0x1, 0xA, 0x1])
+        #expect(frames.map(\.text) == ["camera", "p", "marker"])
     }
 }

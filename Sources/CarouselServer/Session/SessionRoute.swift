@@ -75,12 +75,12 @@ struct SessionRoute {
             // The session's messages come straight off the connection
             // (``SessionFrameReader``, after the frame decoder) and its
             // lines go straight to it, one flush per turn of its loop
-            // (``SessionLineWriter``, last); the library does the
-            // handshakes.
+            // (``SessionLineWriter``, before the frame encoder); the
+            // library does the handshakes.
             let reader = SessionFrameReader(maxMessage: limits.maxSessionMessage, deliver: received)
             try await channel.eventLoop.submit {
                 let pipeline = channel.pipeline.syncOperations
-                try pipeline.addHandler(writer)
+                try writer.install(in: pipeline)
                 let decoder = try pipeline.context(handlerType: ByteToMessageHandler<WebSocketFrameDecoder>.self)
                 try pipeline.addHandler(reader, position: .after(decoder.handler))
             }.get()
