@@ -26,26 +26,27 @@ import Testing
         while var part = try channel.readOutbound(as: ByteBuffer.self) { bytes.writeBuffer(&part) }
         var frames: [(opcode: UInt8, text: String)] = []
         while bytes.readableBytes > 0 {
-            let first = bytes.readInteger(as: UInt8.self)
-            let readSecond = bytes.readInteger(as: UInt8.self)
-            let second = try #require(readSecond)
-            let opcode = try #require(first) & 0x0F
-            #expect(first.map { $0 & 0x80 != 0 } == true, "final")
+            let first: UInt8 = try Self.read(&bytes), second: UInt8 = try Self.read(&bytes)
+            #expect(first & 0x80 != 0, "final")
             #expect(second & 0x80 == 0, "unmasked")
             var length = Int(second & 0x7F)
             if length == 126 {
-                let extended = bytes.readInteger(as: UInt16.self)
-                length = Int(try #require(extended))
+                length = Int(try Self.read(&bytes, as: UInt16.self))
                 #expect(length >= 126, "the fewest bytes")
             } else if length == 127 {
-                let extended = bytes.readInteger(as: UInt64.self)
-                length = Int(try #require(extended))
+                length = Int(try Self.read(&bytes, as: UInt64.self))
                 #expect(length > 0xFFFF, "the fewest bytes")
             }
             let text = bytes.readString(length: length)
-            frames.append((opcode, try #require(text)))
+            frames.append((first & 0x0F, try #require(text)))
         }
         return frames
+    }
+
+    /// The next integer of `bytes`; fails the test when they end first.
+    static func read<T: FixedWidthInteger>(_ bytes: inout ByteBuffer, as: T.Type = T.self) throws -> T {
+        let value = bytes.readInteger(as: T.self)
+        return try #require(value, "a frame cut short")
     }
 
     /// The text of the text frames flushed so far.

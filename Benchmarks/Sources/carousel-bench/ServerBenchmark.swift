@@ -176,25 +176,14 @@ struct ServerBenchmark {
             peer: "\(floorRamp.sessions) (the floor)",
             ratio: floorRamp.sessions > 0 ? String(format: "%.2f×", Double(sessions) / Double(floorRamp.sessions)) : "—",
             target: .atLeast(2000, "2,000"), measured: Double(sessions)))
-        let cpu = steps.compactMap(\.serverMicrosecondsPerFrame)
-        let floorCPU = floorRamp.steps.compactMap(\.serverMicrosecondsPerFrame)
-        if let least = cpu.min(), let most = cpu.max() {
-            var peer = "—"
-            if let floorLeast = floorCPU.min(), let floorMost = floorCPU.max() {
-                peer = String(format: "%.1f–%.1f µs (the floor)", floorLeast, floorMost)
-            }
-            report.rows.append(ReportRow(
-                "serve: server CPU a session frame (C client's steps)",
-                ours: String(format: "%.1f–%.1f µs", least, most), peer: peer, ratio: "—"))
-        }
-        let clientCPU = steps.compactMap(\.clientMicrosecondsPerFrame)
-        if let least = clientCPU.min(), let most = clientCPU.max() {
-            let floorClient = floorRamp.steps.compactMap(\.clientMicrosecondsPerFrame)
-            report.rows.append(ReportRow(
-                "serve: the C client's own CPU a session frame (its steps)",
-                ours: String(format: "%.1f–%.1f µs", least, most),
-                peer: floorClient.min().flatMap { low in floorClient.max().map { String(format: "%.1f–%.1f µs (the floor's)", low, $0) } } ?? "—",
-                ratio: "—"))
+        // The CPU a frame over the steps, ours beside the floor's: the server's, then the C client's own.
+        for (label, figure) in [
+            ("serve: server CPU a session frame (C client's steps)", \SessionRamp.Step.serverMicrosecondsPerFrame),
+            ("serve: the C client's own CPU a session frame (its steps)", \SessionRamp.Step.clientMicrosecondsPerFrame),
+        ] {
+            guard let ours = SessionRamp.microsecondsRange(steps.compactMap { $0[keyPath: figure] }) else { continue }
+            let floor = SessionRamp.microsecondsRange(floorRamp.steps.compactMap { $0[keyPath: figure] })
+            report.rows.append(ReportRow(label, ours: ours, peer: floor.map { "\($0) (the floor)" } ?? "—", ratio: "—"))
         }
         report.notes.append("server sessions, session-load.c: " + steps.map(\.line).joined(separator: "; "))
 

@@ -52,6 +52,13 @@ enum SessionRamp {
         return (good, steps)
     }
 
+    /// The least and most of `figures`, in µs ("27.3–32.7 µs"); nil when
+    /// there are none.
+    static func microsecondsRange(_ figures: [Double]) -> String? {
+        guard let least = figures.min(), let most = figures.max() else { return nil }
+        return String(format: "%.1f–%.1f µs", least, most)
+    }
+
     /// The server's CPU over a step, per frame sent; nil without both reads.
     static func microsecondsPerFrame(before: Double?, after: Double?, frames: Int) -> Double? {
         guard let before, let after, frames > 0 else { return nil }

@@ -78,7 +78,7 @@ final class SessionLineWriter: ChannelDuplexHandler, RemovableChannelHandler, @u
             return
         }
         guard !closed else { return }
-        guard waiting.isEmpty, let context, context.channel.isWritable else {
+        guard waiting.isEmpty, let context, channel.isWritable else {
             if waiting.count == Self.bufferedLines {
                 _ = waiting.removeFirst()
                 dropped += 1
@@ -110,7 +110,7 @@ final class SessionLineWriter: ChannelDuplexHandler, RemovableChannelHandler, @u
     }
 
     private func writeWaiting() {
-        while !closed, let context, context.channel.isWritable, let line = waiting.popFirst() {
+        while !closed, let context, channel.isWritable, let line = waiting.popFirst() {
             write(line, on: context)
         }
     }
